@@ -1,0 +1,49 @@
+# The two commands of the README: `make run` and `make test`. Everything else is set up on the way.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# pyenv picks Python from .python-version; uv must never try to download one (no network for it here).
+export UV_PYTHON_DOWNLOADS := never
+UV := $(shell command -v uv 2>/dev/null || echo "python3 -m uv")
+
+.PHONY: help uv sync run test test-postgres postgres bench check-examples lint
+
+help:
+	@echo "make run    install, migrate and serve on http://127.0.0.1:8000 (embedded SQLite)"
+	@echo "make test   install what the tests need and run them (SQLite; DATABASE_URL for PostgreSQL)"
+	@echo "make bench  settlement benchmarks (figures go in docs/performance.md)"
+
+uv:
+	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
+
+sync: uv
+	@$(UV) sync --frozen --quiet
+
+run: sync
+	$(UV) run python manage.py migrate --noinput
+	$(UV) run python manage.py runserver 127.0.0.1:8000
+
+# With DATABASE_URL pointing at PostgreSQL, the local server is started first if it is down.
+test: sync
+	@if [[ "$${DATABASE_URL:-}" == postgres* ]]; then $(MAKE) --no-print-directory postgres; fi
+	$(UV) run pytest $(PYTEST_ARGS)
+
+test-postgres:
+	DATABASE_URL=postgres://postgres@127.0.0.1:5432/scorekeeper $(MAKE) --no-print-directory test
+
+postgres:
+	@pg_isready -q -h 127.0.0.1 -p 5432 || { \
+	  for v in $$(ls /etc/postgresql 2>/dev/null); do pg_ctlcluster --skip-systemctl-redirect $$v main start || true; done; \
+	  for i in $$(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done; \
+	  pg_isready -h 127.0.0.1 -p 5432; }
+
+bench: sync
+	$(UV) run python bench/settle_bench.py
+
+check-examples: sync
+	../shared/tools/check-examples
+
+lint: sync
+	$(UV) run ruff check .
+	$(UV) run ruff format --check .
+	$(UV) run mypy

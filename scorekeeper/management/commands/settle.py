@@ -1,0 +1,66 @@
+"""`manage.py settle`: the settle contract on standard input and output (a thin adapter)."""
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from scorekeeper.rules.errors import RuleError
+from scorekeeper.rules.knock_dummy import settle
+from scorekeeper.rules.knock_dummy_document import game_from_document, settlement_to_document
+from scorekeeper.rules.knock_dummy_formulas import handovers_to_document
+
+BAD_INPUT = 2
+
+
+def settle_text(raw: bytes, *, formulas: bool = False) -> dict[str, Any]:
+    """Settle one game given as JSON text; a bad game gives {"error": ...}."""
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return {"error": "not UTF-8 text"}
+    except json.JSONDecodeError as e:
+        return {"error": f"not JSON: {e.msg} at line {e.lineno} column {e.colno}"}
+    except RecursionError:
+        return {"error": "not a game: JSON nested too deeply"}
+    try:
+        game = game_from_document(doc)
+        settlement = settle(game)
+    except RuleError as e:
+        return {"error": e.message}
+    result = settlement_to_document(settlement)
+    if formulas:
+        result["handed_to_knocker"] = handovers_to_document(game, settlement)
+    return result
+
+
+class Command(BaseCommand):
+    help = (
+        "Settle Knock Dummy games given as JSON on standard input "
+        "(shared/rules/knock-dummy-settlement.md). Exit 2 on bad input."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--lines", action="store_true", help="JSON Lines: one game a line, one result a line"
+        )
+        parser.add_argument(
+            "--formulas",
+            action="store_true",
+            help="add what each loser hands the knocker, in the terms of rules 86-87",
+        )
+
+    def handle(self, *args: Any, lines: bool, formulas: bool, **options: Any) -> None:
+        stdin = sys.stdin.buffer
+        texts = [t for t in stdin if t.strip()] if lines else [stdin.read()]
+        failed = False
+        out = []
+        for text in texts:
+            result = settle_text(text, formulas=formulas)
+            failed |= "error" in result
+            out.append(json.dumps(result, ensure_ascii=False))
+        sys.stdout.write("\n".join(out) + "\n")
+        sys.stdout.flush()
+        if failed:
+            sys.exit(BAD_INPUT)
