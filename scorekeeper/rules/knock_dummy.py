@@ -233,7 +233,7 @@ class Settlement:
 def settle(game: Game) -> Settlement:
     """Settle one game: validate it, then write every line it makes due."""
     validate(game)
-    lines = [line for event in game.events for line in _event_lines(game, event)]
+    lines = [line for event in game.events for line in event_lines(game, event)]
     if game.fine_event is not None:  # a fine ends the game (84.3): nothing after the game
         return Settlement(game.players, tuple(lines), {}, (), ended_by_fine=True)
     levels, winners = assign_levels(game)
@@ -243,6 +243,15 @@ def settle(game: Game) -> Settlement:
         lines += _total(game, _knock_lines(game, game.knock, levels))
     knocker = game.knock.player if game.knock else None
     return Settlement(game.players, tuple(lines), levels, winners, knocker)
+
+
+def settle_events(game: Game) -> list[Line]:
+    """Validate the events of a game still in play and return their lines (paid at once, 80)."""
+    _validate_table(game)
+    _validate_names(game)
+    _validate_events(game)
+    _validate_spetos(game)
+    return [line for event in game.events for line in event_lines(game, event)]
 
 
 # -- levels of losing (rules 54-68) ------------------------------------------------------------
@@ -411,7 +420,7 @@ def _total(game: Game, lines: list[Line]) -> list[Line]:
     return moved
 
 
-def _event_lines(game: Game, event: Event) -> list[Line]:
+def event_lines(game: Game, event: Event) -> list[Line]:
     """Write the lines of an immediate event: rules 20, 27-32, 41, 81, 83."""
     now, m, p = Due.AT_ONCE, game.medium, event.player
     others = [x for x in game.players if x != p]

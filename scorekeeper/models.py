@@ -1,0 +1,280 @@
+"""What happens at a table: groups, sessions, seats, games, events and the append-only ledger.
+
+Writes go through `scorekeeper.services`; these models hold the data and the reads.
+"""
+
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from scorekeeper.rules.money import baht
+
+
+class Group(models.Model):
+    """A circle of players who meet regularly (วง)."""
+
+    name = models.CharField(max_length=80)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A member of a group, by display name."""
+
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="players")
+    name = models.CharField(max_length=40)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["group", "name"], name="player_name_unique_in_group")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SessionQuerySet(models.QuerySet["Session"]):
+    def open(self) -> "SessionQuerySet":
+        return self.filter(closed_at__isnull=True)
+
+
+class Session(models.Model):
+    """One sitting at one table, with its ruleset and stakes."""
+
+    class Ruleset(models.TextChoices):
+        KNOCK_DUMMY = "knock-dummy-2025", "Knock Dummy 2025 (ดัมมี่น็อก)"
+
+    class StakeLevel(models.TextChoices):
+        THEP = "thep", "ระดับเทพ (80/100/120)"
+        SIAN = "sian", "ระดับเซียน (100/200/300)"
+        KHOT_SIAN = "khot-sian", "ระดับโคตรเซียน (200/300/400)"
+        CUSTOM = "custom", "Custom rates"
+
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="sessions")
+    ruleset = models.CharField(max_length=30, choices=Ruleset.choices)
+    stake_level = models.CharField(max_length=12, choices=StakeLevel.choices)
+    stake_less = models.PositiveIntegerField()
+    stake_medium = models.PositiveIntegerField()
+    stake_more = models.PositiveIntegerField()
+    fine = models.PositiveIntegerField()  # rule 83's agreed rate
+    point_value = models.DecimalField(max_digits=12, decimal_places=4)  # baht per point
+    first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    started_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = SessionQuerySet.as_manager()
+
+    def __str__(self) -> str:
+        return f"{self.group} {self.started_at:%Y-%m-%d}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+    def baht(self, points: int) -> Decimal:
+        return baht(points, self.point_value)
+
+
+class SeatQuerySet(models.QuerySet["Seat"]):
+    def current(self) -> "SeatQuerySet":
+        return self.filter(until_game__isnull=True)
+
+
+class Seat(models.Model):
+    """Who sits at a position from one game on; a seat change ends the row and starts another."""
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()  # 0-3, in turn order
+    since_game = models.PositiveIntegerField()  # number of the first game played in this seat
+    until_game = models.PositiveIntegerField(null=True, blank=True)  # first game no longer so
+
+    objects = SeatQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("position",)
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["session", "position"],
+                condition=Q(until_game__isnull=True),
+                name="one_current_player_per_position",
+            ),
+            models.UniqueConstraint(
+                fields=["session", "player"],
+                condition=Q(until_game__isnull=True),
+                name="one_current_position_per_player",
+            ),
+        ]
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def counted(self) -> "GameQuerySet":
+        """Games whose lines stand: not voided."""
+        return self.exclude(status=Game.Status.VOIDED)
+
+
+class Game(models.Model):
+    """One deal, from the deal to the last payment; its outcome kept as a settle document."""
+
+    class Status(models.TextChoices):
+        IN_PLAY = "in-play", "in play"
+        PENDING_TIE = "pending-tie", "pending tie"
+        SETTLED = "settled", "settled"
+        FINED = "fined", "ended by a fine"
+        VOIDED = "voided", "voided"
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="games")
+    number = models.PositiveIntegerField()  # a correction keeps the number of the game it replaces
+    dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seating = models.JSONField()  # player ids in turn order, the dealer first
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PLAY)
+    document = models.JSONField(
+        default=dict
+    )  # the settle contract's input: header, outcome, events
+    tie = models.JSONField(null=True, blank=True)  # what a pending tie waits for
+    last_drawer = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )  # stock-out games: who drew the last card (rule 11)
+    replaces = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="replaced_by"
+    )
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("number", "started_at")
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["session", "number"],
+                condition=~Q(status="voided"),
+                name="one_standing_game_per_number",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.number}"
+
+    @property
+    def outcome(self) -> dict[str, Any]:
+        header = {"rules", "level", "stakes", "fine", "players", "events"}
+        return {k: v for k, v in self.document.items() if k not in header}
+
+
+class Event(models.Model):
+    """An immediate event of a game (rule 80), its lines written when it is recorded."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    number = models.PositiveSmallIntegerField()  # order within the game
+    document = models.JSONField()  # the settle contract's event object
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("number",)
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["game", "number"], name="event_number_unique_in_game")
+        ]
+
+
+class Transfer(models.Model):
+    """A payment the settle-up asks for at the end of a session."""
+
+    class Mode(models.TextChoices):
+        FEWEST = "fewest", "fewest transfers"
+        HUB = "hub", "everyone with one person"
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="transfers")
+    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    amount = models.PositiveIntegerField()  # points
+    mode = models.CharField(max_length=8, choices=Mode.choices)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("payer__name", "payee__name")
+
+
+class AppendOnlyQuerySet(models.QuerySet["LedgerLine"]):
+    def update(self, **kwargs: Any) -> int:
+        raise TypeError("the ledger is append-only: write a reversing line instead")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise TypeError("the ledger is append-only: write a reversing line instead")
+
+    def for_session(self, session: Session) -> "AppendOnlyQuerySet":
+        return self.filter(session=session)
+
+
+class LedgerLine(models.Model):
+    """One payment owed (or, for `payment`, made): payer → payee. Never updated, never deleted."""
+
+    PAYMENT = "payment"  # item of a settle-up payment, which pays a debt back
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="lines")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.PROTECT, related_name="lines"
+    )
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.PROTECT, related_name="lines"
+    )
+    transfer = models.ForeignKey(
+        Transfer, null=True, blank=True, on_delete=models.PROTECT, related_name="lines"
+    )
+    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    amount = models.PositiveIntegerField()  # points
+    item = models.CharField(max_length=24)
+    rule = models.CharField(max_length=8, blank=True)
+    due = models.CharField(max_length=12, blank=True)
+    instead_of = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )  # rule 82: the loser whose line the total payer took over
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("id",)
+        constraints: ClassVar = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="line_amount_positive"),
+            models.CheckConstraint(condition=~Q(payer=models.F("payee")), name="line_two_players"),
+        ]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise TypeError("the ledger is append-only: write a reversing line instead")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise TypeError("the ledger is append-only: write a reversing line instead")
+
+
+class Standing(models.Model):
+    """A player's running totals in a session, kept in step with the ledger."""
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="standings")
+    net = models.IntegerField(default=0)  # what games and events made them win (+) or lose (−)
+    settled = models.IntegerField(default=0)  # settle-up: paid out (+), received (−)
+
+    class Meta:
+        ordering = ("player__name",)
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["session", "player"], name="one_standing_per_player")
+        ]
+
+    @property
+    def balance(self) -> int:
+        """What the player is still owed (+) or still owes (−)."""
+        return self.net + self.settled

@@ -1,0 +1,275 @@
+"""Games and their events: start, record events, finish, resolve a tie, void and correct."""
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from scorekeeper.models import Event, Game, Player, Session
+from scorekeeper.rules import knock_dummy
+from scorekeeper.rules.errors import TieUnresolved
+from scorekeeper.rules.knock_dummy_document import FIELDS, game_from_document
+from scorekeeper.services import ledger
+from scorekeeper.services.errors import ServiceError
+from scorekeeper.services.sessions import lock_open, next_game_number, seat_move
+
+HEADER = ("rules", "level", "stakes", "fine", "players")
+OUTCOME_FIELDS = FIELDS - {*HEADER, "events"}
+
+
+def _header(session: Session, players: list[Player]) -> dict[str, Any]:
+    if session.stake_level == Session.StakeLevel.CUSTOM:
+        stakes: dict[str, Any] = {
+            "stakes": {
+                "less": session.stake_less,
+                "medium": session.stake_medium,
+                "more": session.stake_more,
+            }
+        }
+    else:
+        stakes = {"level": session.stake_level}
+    return {
+        "rules": session.ruleset,
+        **stakes,
+        "fine": session.fine,
+        "players": [p.name for p in players],
+    }
+
+
+def _players(game: Game) -> dict[str, Player]:
+    """Map the names in the game's document to the players who sat in those places."""
+    by_pk = Player.objects.in_bulk(game.seating)
+    return dict(zip(game.document["players"], (by_pk[pk] for pk in game.seating), strict=True))
+
+
+def _last_standing(session: Session) -> Game | None:
+    return session.games.counted().order_by("-number").first()
+
+
+def next_dealer(session: Session) -> Player:
+    """Return who deals the next game: rules 9-11 and 16."""
+    last = _last_standing(session)
+    if last is None:
+        return session.first_dealer
+    order = last.seating
+    doc = last.document
+    names = _players(last)
+    if last.status == Game.Status.IN_PLAY:
+        raise ServiceError("game-in-play", "game {n} is still in play", n=last.number)
+    if "knock" in doc:  # 10: the knocker deals
+        return names[doc["knock"]["player"]]
+    if last.status == Game.Status.FINED:  # 16: a misdeal passes the deal to the next player
+        return Player.objects.get(pk=order[1])
+    assert last.last_drawer_id is not None  # 11: the player after the last drawer
+    return Player.objects.get(pk=order[(order.index(last.last_drawer_id) + 1) % len(order)])
+
+
+def _seated(session: Session, player: Player) -> Player:
+    """Return `player`, or whoever took their seat since they left the table."""
+    seat = session.seats.filter(player=player).order_by("-since_game").first()
+    if seat is None or seat.until_game is None:
+        return player
+    return session.seats.current().get(position=seat.position).player
+
+
+def _fool_swap(session: Session) -> None:
+    """Swap the fool discarder and the knocker before the next deal: rule 17."""
+    last = _last_standing(session)
+    if last is None or not last.document.get("fool") or "knock" not in last.document:
+        return
+    names = _players(last)
+    fool, knocker = names[last.document["fool"]], names[last.document["knock"]["player"]]
+    seats = {s.player_id: s.position for s in session.seats.current()}
+    if fool.pk in seats and knocker.pk in seats:
+        seat_move(session=session, position=seats[fool.pk], player=knocker)
+
+
+@transaction.atomic
+def game_start(
+    *,
+    session: Session,
+    dealer: Player | None = None,
+    fool_swap: bool = True,
+    head_color: str | None = None,
+) -> Game:
+    """Start the next game: the dealer by rules 9-11 and 16, seats swapped after a fool (17).
+
+    `head_color`, the colour of this game's head card, settles a two-way tie of the game before
+    (rule 65).
+    """
+    session = lock_open(session)
+    if session.games.filter(status=Game.Status.IN_PLAY).exists():
+        raise ServiceError("game-in-play", "finish or void the game in play first")
+    last = _last_standing(session)
+    if head_color is not None and last is not None and last.status == Game.Status.PENDING_TIE:
+        _resolve(last, {"head_color": head_color})
+    if fool_swap:
+        _fool_swap(session)
+    seats = [s.player for s in session.seats.current().select_related("player")]
+    dealer = dealer or _seated(session, next_dealer(session))
+    if dealer not in seats:
+        raise ServiceError("dealer", "{name} is not seated", field="dealer", name=dealer)
+    at = seats.index(dealer)
+    players = seats[at:] + seats[:at]  # turn order from the dealer
+    return Game.objects.create(
+        session=session,
+        number=next_game_number(session),
+        dealer=dealer,
+        seating=[p.pk for p in players],
+        document=_header(session, players),
+    )
+
+
+def _lock_in_play(game: Game) -> tuple[Session, Game]:
+    session = lock_open(game.session)
+    game = Game.objects.get(pk=game.pk)
+    if game.status != Game.Status.IN_PLAY:
+        raise ServiceError(
+            "game-not-in-play",
+            "game {n} is {status}: it takes no more events or results",
+            field="game",
+            n=game.number,
+            status=game.get_status_display(),
+        )
+    return session, game
+
+
+@transaction.atomic
+def event_add(*, game: Game, event: dict[str, Any]) -> Event:
+    """Record an immediate event and write its lines at once (rule 80); a fine ends the game."""
+    session, game = _lock_in_play(game)
+    events = [e.document for e in game.events.all()]
+    parsed = game_from_document({**game.document, "events": [*events, event]})
+    knock_dummy.settle_events(parsed)  # validates the events so far, with this one
+    row = Event.objects.create(game=game, number=len(events) + 1, document=event)
+    new = parsed.events[-1]
+    ledger.lines_write(
+        session=session,
+        game=game,
+        event=row,
+        players=_players(game),
+        lines=knock_dummy.event_lines(parsed, new),
+    )
+    if new.type is knock_dummy.EventType.FINE:  # 83, 84.3
+        game.document = {**game.document, "events": [*events, event]}
+        game.status = Game.Status.FINED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["document", "status", "finished_at"])
+    return row
+
+
+@transaction.atomic
+def game_finish(*, game: Game, outcome: dict[str, Any], last_drawer: Player | None = None) -> Game:
+    """Record how the game ended and write its after-game lines; a tie leaves it pending."""
+    session, game = _lock_in_play(game)
+    unknown = sorted(set(outcome) - OUTCOME_FIELDS)
+    if unknown:
+        raise ServiceError("outcome-field", "{name} is not part of a result", name=unknown[0])
+    if "knock" not in outcome:
+        if last_drawer is None or last_drawer.pk not in game.seating:
+            raise ServiceError(
+                "last-drawer",
+                "a stock-out game needs who drew the last card (rule 11)",
+                field="last_drawer",
+            )
+        game.last_drawer = last_drawer
+    events = [e.document for e in game.events.all()]
+    game.document = {**game.document, **outcome, "events": events}
+    game.finished_at = timezone.now()
+    _settle(session, game)
+    return game
+
+
+def _settle(session: Session, game: Game) -> None:
+    """Settle the game's document: write its after-game lines, or leave it pending on a tie."""
+    parsed = game_from_document(game.document)
+    try:
+        settlement = knock_dummy.settle(parsed)
+    except TieUnresolved as tie:
+        game.status = Game.Status.PENDING_TIE
+        game.tie = {
+            "tied": list(tie.tied),
+            "at_stake": list(tie.at_stake),
+            "black": tie.black,
+            "red": tie.red,
+        }
+    else:
+        after = [line for line in settlement.lines if line.due is knock_dummy.Due.AFTER_GAME]
+        ledger.lines_write(session=session, game=game, players=_players(game), lines=after)
+        game.status = Game.Status.SETTLED
+        game.tie = None
+    game.save()
+
+
+def _resolve(game: Game, tie_break: Any) -> Game:
+    if game.status != Game.Status.PENDING_TIE:
+        raise ServiceError("no-tie", "game {n} has no tie to resolve", field="game", n=game.number)
+    game.document = {**game.document, "tie_break": tie_break}
+    _settle(game.session, game)
+    if game.status == Game.Status.PENDING_TIE:
+        raise ServiceError(
+            "tie-still-open", "that does not settle the tie of game {n}", n=game.number
+        )
+    return game
+
+
+@transaction.atomic
+def game_resolve_tie(
+    *, game: Game, order: list[str] | None = None, head_color: str | None = None
+) -> Game:
+    """Settle a pending tie by a high-card draw's order or the next head card's colour (65-66)."""
+    lock_open(game.session)
+    game = Game.objects.get(pk=game.pk)
+    if (order is None) == (head_color is None):
+        raise ServiceError("tie-break", "give either an order or a head colour", field="tie_break")
+    return _resolve(game, order if order is not None else {"head_color": head_color})
+
+
+@transaction.atomic
+def game_void(*, game: Game) -> Game:
+    """Void a game: reverse every line it wrote, keep it visible, free its number to correct."""
+    session = lock_open(game.session)
+    game = Game.objects.get(pk=game.pk)
+    if game.status == Game.Status.VOIDED:
+        raise ServiceError("voided-twice", "game {n} is already voided", n=game.number)
+    ledger.lines_reverse(session=session, lines=game.lines.filter(reverses__isnull=True))
+    game.status = Game.Status.VOIDED
+    game.voided_at = timezone.now()
+    game.save(update_fields=["status", "voided_at"])
+    return game
+
+
+@transaction.atomic
+def game_correct(
+    *,
+    voided: Game,
+    events: list[dict[str, Any]],
+    outcome: dict[str, Any] | None = None,
+    last_drawer: Player | None = None,
+) -> Game:
+    """Enter the corrected game in the place of a voided one, with its events and result."""
+    session = lock_open(voided.session)
+    voided = Game.objects.get(pk=voided.pk)
+    if voided.status != Game.Status.VOIDED:
+        raise ServiceError("not-voided", "void game {n} before correcting it", n=voided.number)
+    if hasattr(voided, "replaced_by"):
+        raise ServiceError("corrected-twice", "game {n} is already corrected", n=voided.number)
+    game = Game.objects.create(
+        session=session,
+        number=voided.number,
+        dealer=voided.dealer,
+        seating=voided.seating,
+        document={k: voided.document[k] for k in voided.document if k in HEADER},
+        replaces=voided,
+    )
+    for event in events:
+        event_add(game=game, event=event)
+    game.refresh_from_db()
+    if game.status == Game.Status.IN_PLAY:
+        if outcome is None:
+            raise ServiceError("outcome-missing", "a corrected game needs its result")
+        game_finish(game=game, outcome=outcome, last_drawer=last_drawer)
+    elif outcome:
+        raise ServiceError("fine-with-result", "a game ended by a fine has no result")
+    game.refresh_from_db()
+    return game

@@ -1,0 +1,156 @@
+"""The append-only ledger: writing lines, reversing them, and keeping the running totals in step."""
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from django.db.models import F
+
+from scorekeeper.models import Event, Game, LedgerLine, Player, Session, Standing, Transfer
+from scorekeeper.rules import knock_dummy
+from scorekeeper.rules.knock_dummy_document import game_from_document
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    net: int = 0
+    settled: int = 0
+
+
+def _deltas(lines: Iterable[LedgerLine]) -> dict[int, Delta]:
+    """Return what the lines change in each player's standing."""
+    net: Counter[int] = Counter()
+    settled: Counter[int] = Counter()
+    for line in lines:
+        if line.item == LedgerLine.PAYMENT:  # cash handed over pays a debt back
+            settled[line.payer_id] += line.amount
+            settled[line.payee_id] -= line.amount
+        else:
+            net[line.payer_id] -= line.amount
+            net[line.payee_id] += line.amount
+    return {p: Delta(net[p], settled[p]) for p in net.keys() | settled.keys()}
+
+
+def _apply(session: Session, lines: list[LedgerLine]) -> None:
+    for player_id, delta in _deltas(lines).items():
+        if delta.net or delta.settled:
+            Standing.objects.filter(session=session, player_id=player_id).update(
+                net=F("net") + delta.net, settled=F("settled") + delta.settled
+            )
+
+
+def lines_write(
+    *,
+    session: Session,
+    lines: Iterable[knock_dummy.Line],
+    players: Mapping[str, Player],
+    game: Game | None = None,
+    event: Event | None = None,
+) -> list[LedgerLine]:
+    """Store the engine's lines, naming players through `players`, and update the standings."""
+    rows = [
+        LedgerLine(
+            session=session,
+            game=game,
+            event=event,
+            payer=players[line.payer],
+            payee=players[line.payee],
+            amount=line.amount,
+            item=str(line.item),
+            rule=line.rule,
+            due=str(line.due),
+            instead_of=players[line.instead_of] if line.instead_of else None,
+        )
+        for line in lines
+    ]
+    LedgerLine.objects.bulk_create(rows)
+    _apply(session, rows)
+    return rows
+
+
+def payment_write(*, transfer: Transfer) -> LedgerLine:
+    """Store a settle-up payment as a ledger line and update the standings."""
+    row = LedgerLine(
+        session=transfer.session,
+        transfer=transfer,
+        payer=transfer.payer,
+        payee=transfer.payee,
+        amount=transfer.amount,
+        item=LedgerLine.PAYMENT,
+    )
+    row.save()
+    _apply(transfer.session, [row])
+    return row
+
+
+def lines_reverse(*, session: Session, lines: Iterable[LedgerLine]) -> list[LedgerLine]:
+    """Write a visible reversal of each line: the same amount, payer and payee swapped."""
+    rows = [
+        LedgerLine(
+            session=session,
+            game=line.game,
+            event=line.event,
+            transfer=line.transfer,
+            payer=line.payee,
+            payee=line.payer,
+            amount=line.amount,
+            item=line.item,
+            rule=line.rule,
+            due=line.due,
+            instead_of=line.instead_of,
+            reverses=line,
+        )
+        for line in lines
+    ]
+    LedgerLine.objects.bulk_create(rows)
+    _apply(session, rows)
+    return rows
+
+
+def session_audit(session: Session) -> list[str]:
+    """Replay the ledger and re-settle every game; return every disagreement (none: all is well)."""
+    problems = []
+    lines = list(LedgerLine.objects.for_session(session).select_related("payer", "payee"))
+    replay = _deltas(lines)
+    for standing in Standing.objects.filter(session=session).select_related("player"):
+        want = replay.get(standing.player_id, Delta())
+        if (standing.net, standing.settled) != (want.net, want.settled):
+            problems.append(
+                f"{standing.player}: running totals {standing.net}/{standing.settled}, "
+                f"ledger replay {want.net}/{want.settled}"
+            )
+    by_game: dict[int, list[LedgerLine]] = {}
+    for line in lines:
+        if line.game_id is not None:
+            by_game.setdefault(line.game_id, []).append(line)
+    for game in session.games.all():
+        problems += _game_audit(game, by_game.get(game.pk, []))
+    return problems
+
+
+def _line_key(line: LedgerLine) -> tuple[str, str, int, str, str, str]:
+    return (line.payer.name, line.payee.name, line.amount, line.item, line.rule, line.due)
+
+
+def _game_audit(game: Game, lines: list[LedgerLine]) -> list[str]:
+    originals = [line for line in lines if line.reverses_id is None]
+    reversed_ids = Counter(line.reverses_id for line in lines if line.reverses_id is not None)
+    if game.status == Game.Status.VOIDED:
+        if any(reversed_ids[line.pk] != 1 for line in originals):
+            return [f"game {game.number} is voided but not every line is reversed once"]
+        return []
+    if reversed_ids:
+        return [f"game {game.number} stands but has reversed lines"]
+    if game.status == Game.Status.IN_PLAY:
+        return []
+    names = {p.pk: p.name for p in Player.objects.filter(pk__in=game.seating)}
+    doc = {**game.document, "players": [names[pk] for pk in game.seating]}
+    parsed = game_from_document(doc)
+    if game.status == Game.Status.PENDING_TIE:
+        want = knock_dummy.settle_events(parsed)
+    else:
+        want = list(knock_dummy.settle(parsed).lines)
+    expected = Counter((w.payer, w.payee, w.amount, str(w.item), w.rule, str(w.due)) for w in want)
+    if Counter(_line_key(line) for line in originals) != expected:
+        return [f"game {game.number}: stored lines differ from a fresh settlement"]
+    return []

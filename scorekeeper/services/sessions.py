@@ -1,0 +1,208 @@
+"""Groups, players, sessions, seats and the settle-up at the end of the night."""
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from scorekeeper.models import Game, Group, LedgerLine, Player, Seat, Session, Standing, Transfer
+from scorekeeper.rules import transfers
+from scorekeeper.rules.knock_dummy import RULES, SEATS, STAKE_LEVELS
+from scorekeeper.services import ledger
+from scorekeeper.services.errors import ServiceError
+
+NAME_LENGTH = 40
+
+
+@transaction.atomic
+def group_create(*, name: str) -> Group:
+    """Start a circle of players (วง)."""
+    name = name.strip()
+    if not name:
+        raise ServiceError("group-name", "a group needs a name", field="name")
+    return Group.objects.create(name=name)
+
+
+@transaction.atomic
+def player_create(*, group: Group, name: str) -> Player:
+    """Add a member to a group, or return the member who already has that name."""
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError("player-name", "a player needs a name", field="name")
+    if len(name) > NAME_LENGTH:
+        raise ServiceError(
+            "player-name-long", "a name has at most {n} letters", field="name", n=NAME_LENGTH
+        )
+    player, _ = Player.objects.get_or_create(group=group, name=name)
+    return player
+
+
+def lock(session: Session) -> Session:
+    """Lock the session row for this transaction: writes to one table go one at a time."""
+    return Session.objects.select_for_update().get(pk=session.pk)
+
+
+def lock_open(session: Session) -> Session:
+    session = lock(session)
+    if not session.is_open:
+        raise ServiceError("session-closed", "this session is closed", field="session")
+    return session
+
+
+@transaction.atomic
+def session_open(
+    *,
+    group: Group,
+    players: Sequence[Player],
+    stake_level: str,
+    point_value: Decimal,
+    first_dealer: Player | None = None,
+    stakes: tuple[int, int, int] | None = None,
+    fine: int | None = None,
+) -> Session:
+    """Open a session: four players in seat order, the first dealer and the stakes (rule 69)."""
+    if len(players) != SEATS or len({p.pk for p in players}) != SEATS:
+        raise ServiceError("seats", "Knock Dummy needs four different players", field="players")
+    if any(p.group_id != group.pk for p in players):
+        raise ServiceError("player-group", "every player must be a member", field="players")
+    if stake_level == Session.StakeLevel.CUSTOM:
+        if stakes is None:
+            raise ServiceError("stakes-missing", "give the three rates", field="stakes")
+        less, medium, more = stakes
+        if min(stakes) <= 0 or not less <= medium <= more:
+            raise ServiceError(
+                "stakes-order", "rates must be above 0 and go less ≤ medium ≤ more", field="stakes"
+            )
+    elif stake_level in STAKE_LEVELS:
+        rates = STAKE_LEVELS[stake_level]
+        less, medium, more = rates.less, rates.medium, rates.more
+    else:
+        raise ServiceError("stake-level", "unknown stake level", field="stake_level")
+    fine = medium if fine is None else fine
+    if fine <= 0:
+        raise ServiceError("fine-positive", "the fine must be more than 0", field="fine")
+    if not isinstance(point_value, Decimal) or point_value < 0:
+        raise ServiceError("point-value", "a point's value is 0 baht or more", field="point_value")
+    first_dealer = first_dealer or players[0]
+    if first_dealer not in players:
+        raise ServiceError("dealer", "the dealer must be at the table", field="first_dealer")
+    session = Session.objects.create(
+        group=group,
+        ruleset=RULES,
+        stake_level=stake_level,
+        stake_less=less,
+        stake_medium=medium,
+        stake_more=more,
+        fine=fine,
+        point_value=point_value,
+        first_dealer=first_dealer,
+    )
+    Seat.objects.bulk_create(
+        Seat(session=session, player=p, position=i, since_game=1) for i, p in enumerate(players)
+    )
+    Standing.objects.bulk_create(Standing(session=session, player=p) for p in players)
+    return session
+
+
+def next_game_number(session: Session) -> int:
+    last = session.games.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+@transaction.atomic
+def seat_change(*, session: Session, position: int, player: Player) -> list[Seat]:
+    """Put `player` in the seat at `position` from the next game on; a seated player swaps."""
+    session = lock_open(session)
+    if session.games.filter(status=Game.Status.IN_PLAY).exists():
+        raise ServiceError("game-in-play", "finish or void the game in play first", field="seat")
+    return seat_move(session=session, position=position, player=player)
+
+
+def seat_move(*, session: Session, position: int, player: Player) -> list[Seat]:
+    """Seat `player` at `position` (swapping if seated), within a caller's locked transaction."""
+    if player.group_id != session.group_id:
+        raise ServiceError("player-group", "{name} is not a member", field="player", name=player)
+    seats = {s.position: s for s in session.seats.current()}
+    if position not in seats:
+        raise ServiceError("position", "there is no seat {n}", field="position", n=position)
+    sitting = seats[position]
+    if sitting.player_id == player.pk:
+        return list(seats.values())
+    since = next_game_number(session)
+    moved = {position: player}
+    other = next((s for s in seats.values() if s.player_id == player.pk), None)
+    if other is not None:  # a swap: the one who sat here takes the other seat
+        moved[other.position] = sitting.player
+    for pos in moved:
+        Seat.objects.filter(pk=seats[pos].pk).update(until_game=since)
+    Seat.objects.bulk_create(
+        Seat(session=session, player=p, position=pos, since_game=since) for pos, p in moved.items()
+    )
+    Standing.objects.get_or_create(session=session, player=player)
+    return list(session.seats.current())
+
+
+@transaction.atomic
+def session_close(
+    *, session: Session, mode: str = Transfer.Mode.FEWEST, hub: Player | None = None
+) -> list[Transfer]:
+    """Close the session and say who pays whom: the fewest transfers, or everyone with `hub`."""
+    session = lock_open(session)
+    waiting = session.games.filter(status__in=[Game.Status.IN_PLAY, Game.Status.PENDING_TIE])
+    if waiting.exists():
+        raise ServiceError(
+            "games-open",
+            "game {n} is not settled yet: finish it, resolve its tie or void it",
+            field="session",
+            n=waiting.first().number,  # type: ignore[union-attr]
+        )
+    standings = list(session.standings.select_related("player"))
+    nets = {s.player.name: s.balance for s in standings}
+    players = {s.player.name: s.player for s in standings}
+    if mode == Transfer.Mode.HUB:
+        if hub is None or hub.name not in players:
+            raise ServiceError("hub", "choose who everyone settles with", field="hub")
+        plan = transfers.hub_transfers(nets, hub.name)
+    elif mode == Transfer.Mode.FEWEST:
+        plan = transfers.fewest_transfers(nets)
+    else:
+        raise ServiceError("mode", "unknown settle-up mode", field="mode")
+    rows = Transfer.objects.bulk_create(
+        Transfer(
+            session=session,
+            payer=players[t.payer],
+            payee=players[t.payee],
+            amount=t.amount,
+            mode=mode,
+        )
+        for t in plan
+    )
+    session.closed_at = timezone.now()
+    session.save(update_fields=["closed_at"])
+    return rows
+
+
+def _paid(transfer: Transfer) -> bool:
+    payments = transfer.lines.filter(reverses__isnull=True).count()
+    return payments > transfer.lines.filter(reverses__isnull=False).count()
+
+
+@transaction.atomic
+def payment_record(*, transfer: Transfer) -> LedgerLine:
+    """Record that a settle-up transfer was paid: itself a ledger line."""
+    lock(transfer.session)
+    if _paid(transfer):
+        raise ServiceError("paid-twice", "this transfer is already marked paid", field="transfer")
+    return ledger.payment_write(transfer=transfer)
+
+
+@transaction.atomic
+def payment_undo(*, transfer: Transfer) -> LedgerLine:
+    """Take back a payment marked by mistake, by a visible reversing line."""
+    session = lock(transfer.session)
+    if not _paid(transfer):
+        raise ServiceError("not-paid", "this transfer is not marked paid", field="transfer")
+    last = transfer.lines.filter(reverses__isnull=True, reversed_by__isnull=True).last()
+    assert last is not None
+    return ledger.lines_reverse(session=session, lines=[last])[0]

@@ -1,0 +1,151 @@
+"""Sessions, seats, settle-up and payments, and the ledger's refusal to be rewritten."""
+
+from decimal import Decimal
+
+import pytest
+
+from scorekeeper.models import LedgerLine, Session, Transfer
+from scorekeeper.services import games, sessions
+from scorekeeper.services.errors import ServiceError
+from scorekeeper.services.ledger import session_audit
+from tests.services.conftest import make_session, nets, player
+
+KNOCK = {
+    "knock": {"player": "Bee", "kind": "normal"},
+    "points": {"Ann": 35, "Cat": -20, "Dan": -60},
+}
+
+
+def play(table: Session, outcome: dict = KNOCK) -> None:
+    game = games.game_start(session=table, fool_swap=False)
+    games.game_finish(game=game, outcome=outcome)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"names": ("Ann", "Bee", "Cat")}, "four different players"),
+        ({"stake_level": "royal"}, "unknown stake level"),
+        ({"stake_level": "custom"}, "three rates"),
+        ({"stake_level": "custom", "stakes": (300, 200, 100)}, "less ≤ medium ≤ more"),
+        ({"stake_level": "custom", "stakes": (0, 200, 300)}, "above 0"),
+        ({"fine": 0}, "fine must be more than 0"),
+        ({"point_value": Decimal("-1")}, "0 baht or more"),
+    ],
+    ids=[
+        "three players",
+        "unknown level",
+        "custom without rates",
+        "rates out of order",
+        "zero rate",
+        "zero fine",
+        "negative value",
+    ],
+)
+def test_opening_a_session_refuses_what_cannot_be(db, kwargs, message):
+    with pytest.raises(ServiceError, match=message):
+        make_session(**kwargs)
+    assert Session.objects.count() == 0
+
+
+def test_the_fine_defaults_to_the_medium_rate(db):
+    assert make_session(stake_level="khot-sian").fine == 300
+
+
+def test_a_player_name_is_trimmed_and_reused_within_a_group(db):
+    group = sessions.group_create(name="วง")
+    first = sessions.player_create(group=group, name="  สมชาย  ")
+    assert sessions.player_create(group=group, name="สมชาย") == first
+    with pytest.raises(ServiceError, match="needs a name"):
+        sessions.player_create(group=group, name="   ")
+
+
+def test_a_new_player_takes_a_seat_and_the_seat_history_is_kept(table):
+    play(table)
+    eve = sessions.player_create(group=table.group, name="Eve")
+    sessions.seat_change(session=table, position=3, player=eve)
+    current = [s.player.name for s in table.seats.current().select_related("player")]
+    assert current == ["Ann", "Bee", "Cat", "Eve"]
+    dan = table.seats.get(player__name="Dan")
+    assert (dan.since_game, dan.until_game) == (1, 2)
+    play(
+        table,
+        {"knock": {"player": "Eve", "kind": "normal"}, "points": {"Ann": 1, "Bee": 2, "Cat": 3}},
+    )
+    assert nets(table)["Eve"] == 1200
+    assert nets(table)["Dan"] == -500  # Dan's first game stays his
+
+
+def test_seating_a_seated_player_swaps_the_two_seats(table):
+    sessions.seat_change(session=table, position=0, player=player(table, "Cat"))
+    current = [s.player.name for s in table.seats.current().select_related("player")]
+    assert current == ["Cat", "Bee", "Ann", "Dan"]
+
+
+def test_seats_do_not_change_during_a_game(table):
+    games.game_start(session=table)
+    with pytest.raises(ServiceError, match="game in play"):
+        sessions.seat_change(session=table, position=0, player=player(table, "Cat"))
+
+
+def test_closing_gives_the_fewest_transfers_and_payments_bring_every_balance_to_zero(table):
+    play(table)
+    play(
+        table,
+        {"knock": {"player": "Ann", "kind": "dark"}, "points": {"Bee": 5, "Cat": 15, "Dan": 10}},
+    )
+    transfers = sessions.session_close(session=table)
+    assert len(transfers) <= 3
+    for transfer in transfers:
+        sessions.payment_record(transfer=transfer)
+    assert all(s.balance == 0 for s in table.standings.all())
+    assert session_audit(table) == []
+
+
+def test_hub_settle_up_makes_everyone_settle_with_one_person(table):
+    play(table)
+    transfers = sessions.session_close(
+        session=table, mode=Transfer.Mode.HUB, hub=player(table, "Cat")
+    )
+    assert all("Cat" in (t.payer.name, t.payee.name) for t in transfers)
+    assert {(t.payer.name, t.payee.name, t.amount) for t in transfers} == {
+        ("Cat", "Bee", 1200 - 0),
+        ("Ann", "Cat", 300),
+        ("Dan", "Cat", 500),
+    }
+
+
+def test_a_transfer_is_paid_once_and_a_mistaken_payment_is_reversed_visibly(table):
+    play(table)
+    transfer = sessions.session_close(session=table)[0]
+    sessions.payment_record(transfer=transfer)
+    with pytest.raises(ServiceError, match="already marked paid"):
+        sessions.payment_record(transfer=transfer)
+    sessions.payment_undo(transfer=transfer)
+    assert transfer.lines.count() == 2
+    sessions.payment_record(transfer=transfer)
+    assert transfer.lines.count() == 3
+    assert session_audit(table) == []
+
+
+def test_the_ledger_refuses_updates_and_deletes(table):
+    play(table)
+    line = LedgerLine.objects.first()
+    with pytest.raises(TypeError, match="append-only"):
+        line.save()
+    with pytest.raises(TypeError, match="append-only"):
+        line.delete()
+    with pytest.raises(TypeError, match="append-only"):
+        LedgerLine.objects.filter(pk=line.pk).update(amount=1)
+    with pytest.raises(TypeError, match="append-only"):
+        LedgerLine.objects.all().delete()
+
+
+def test_the_audit_notices_running_totals_that_drifted_from_the_ledger(table):
+    play(table)
+    table.standings.filter(player__name="Ann").update(net=999)
+    assert session_audit(table) == ["Ann: running totals 999/0, ledger replay -300/0"]
+
+
+def test_baht_is_points_times_the_rate_rounded_once(table):
+    assert table.baht(-333) == Decimal("-166.50")
