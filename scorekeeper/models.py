@@ -194,7 +194,7 @@ class Transfer(models.Model):
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="transfers")
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    amount = models.PositiveIntegerField()  # points
+    amount = models.PositiveBigIntegerField()  # points
     mode = models.CharField(max_length=8, choices=Mode.choices)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -230,7 +230,7 @@ class LedgerLine(models.Model):
     )
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    amount = models.PositiveIntegerField()  # points
+    amount = models.PositiveBigIntegerField()  # points
     item = models.CharField(max_length=24)
     rule = models.CharField(max_length=8, blank=True)
     due = models.CharField(max_length=12, blank=True)
@@ -265,8 +265,8 @@ class Standing(models.Model):
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="standings")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="standings")
-    net = models.IntegerField(default=0)  # what games and events made them win (+) or lose (−)
-    settled = models.IntegerField(default=0)  # settle-up: paid out (+), received (−)
+    net = models.BigIntegerField(default=0)  # what games and events made them win (+) or lose (−)
+    settled = models.BigIntegerField(default=0)  # settle-up: paid out (+), received (−)
 
     class Meta:
         ordering = ("player__name",)

@@ -4,6 +4,7 @@ Only the shape and types of the document are checked here; what the game means i
 `knock_dummy.validate` when it is settled.
 """
 
+import json
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
@@ -25,6 +26,10 @@ from scorekeeper.rules.knock_dummy import (
     Stakes,
     TieBreak,
 )
+
+# Far beyond any table's stakes or points, and small enough that every amount fits the ledger's
+# 64-bit columns (a line is at most 2 × more × 64).
+LARGEST = 10**9
 
 FIELDS = {
     "rules", "level", "stakes", "fine", "players", "knock", "points", "levels", "collected",
@@ -56,8 +61,14 @@ def _list(value: Any, field: str) -> list[Any]:
     return value
 
 
+def _shown(value: Any) -> str:
+    """Show a value as it was written in JSON, for an error message."""
+    return json.dumps(value, ensure_ascii=True)
+
+
 def _name(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value.strip():
+    # Control characters and lone surrogates cannot be shown on a phone or written as UTF-8.
+    if not isinstance(value, str) or not value.strip() or not value.isprintable():
         raise _fail(field, "must be a player's name")
     return value
 
@@ -72,6 +83,8 @@ def _whole(value: Any, field: str, *, minimum: int | None = None) -> int:
         raise _fail(field, "must be a whole number")
     if minimum is not None and value < minimum:
         raise _fail(field, f"must be at least {minimum}")
+    if abs(value) > LARGEST:
+        raise _fail(field, f"must be at most {LARGEST:,} in size")
     return value
 
 
@@ -80,7 +93,7 @@ def _choice[E: StrEnum](value: Any, field: str, enum: type[E]) -> E:
         return enum(value)
     except ValueError:
         allowed = ", ".join(e.value for e in enum)
-        raise _fail(field, f"{value!r} is not one of {allowed}") from None
+        raise _fail(field, f"{_shown(value)} is not one of {allowed}") from None
 
 
 def _counts(value: Any, field: str, *, minimum: int | None = None) -> dict[str, int]:
@@ -93,15 +106,16 @@ def _counts(value: Any, field: str, *, minimum: int | None = None) -> dict[str, 
 def _only(doc: Mapping[str, Any], allowed: set[str], where: str) -> None:
     unknown = sorted(set(doc) - allowed)
     if unknown:
-        raise _fail(where, f"unknown field {unknown[0]!r}")
+        raise _fail(where, f"unknown field {_shown(unknown[0])}")
 
 
 def _stakes(doc: Mapping[str, Any]) -> Stakes:
     if ("level" in doc) == ("stakes" in doc):
         raise _fail("level", "give either a level (thep, sian, khot-sian) or stakes")
     if "level" in doc:
-        if doc["level"] not in STAKE_LEVELS:
-            raise _fail("level", f"{doc['level']!r} is not one of {', '.join(STAKE_LEVELS)}")
+        if not isinstance(doc["level"], str) or doc["level"] not in STAKE_LEVELS:
+            shown = _shown(doc["level"])
+            raise _fail("level", f"{shown} is not one of {', '.join(STAKE_LEVELS)}")
         return STAKE_LEVELS[doc["level"]]
     rates = _object(doc["stakes"], "stakes")
     _only(rates, {"less", "medium", "more"}, "stakes")
@@ -173,7 +187,7 @@ def game_from_document(doc: Any) -> Game:
     doc = _object(doc, "game")
     _only(doc, FIELDS, "game")
     if doc.get("rules") != RULES:
-        raise _fail("rules", f"must be {RULES!r}")
+        raise _fail("rules", f"must be {_shown(RULES)}")
     stakes = _stakes(doc)
     if "players" not in doc:
         raise _fail("players", "is missing")

@@ -102,6 +102,14 @@ def game_start(
         raise ServiceError("game-in-play", "finish or void the game in play first")
     last = _last_standing(session)
     if head_color is not None and last is not None and last.status == Game.Status.PENDING_TIE:
+        if last.tie is None or last.tie["black"] is None:
+            raise ServiceError(
+                "tie-needs-draw",
+                "game {n} has a tie of three or more: a high-card draw settles it (rules 57-58, 66),"
+                " not the head card",
+                field="head_color",
+                n=last.number,
+            )
         _resolve(last, {"head_color": head_color})
     if fool_swap:
         _fool_swap(session)

@@ -236,3 +236,17 @@ def test_custom_stakes_reach_the_engine(db):
         },
     )
     assert nets(table) == {"Ann": 120, "Bee": -30, "Cat": -40, "Dan": -50}
+
+
+def test_the_head_card_cannot_settle_a_three_way_tie_and_nothing_starts(table):
+    game = games.game_start(session=table)
+    games.game_finish(
+        game=game,
+        outcome={
+            "knock": {"player": "Dan", "kind": "normal"},
+            "points": {"Ann": 5, "Bee": 5, "Cat": 5},
+        },
+    )
+    with pytest.raises(ServiceError, match="high-card draw"):
+        games.game_start(session=table, head_color="red")
+    assert table.games.count() == 1

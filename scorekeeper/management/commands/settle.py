@@ -24,6 +24,8 @@ def settle_text(raw: bytes, *, formulas: bool = False) -> dict[str, Any]:
         return {"error": f"not JSON: {e.msg} at line {e.lineno} column {e.colno}"}
     except RecursionError:
         return {"error": "not a game: JSON nested too deeply"}
+    except ValueError as e:  # e.g. a number too long for Python to read
+        return {"error": f"not JSON: {e}"}
     try:
         game = game_from_document(doc)
         settlement = settle(game)
@@ -60,7 +62,9 @@ class Command(BaseCommand):
             result = settle_text(text, formulas=formulas)
             failed |= "error" in result
             out.append(json.dumps(result, ensure_ascii=False))
-        sys.stdout.write("\n".join(out) + "\n")
+        # Names are checked to be printable, so backslashreplace is only a last guard against a
+        # traceback: it keeps the output valid JSON whatever a message quotes.
+        sys.stdout.buffer.write(("\n".join(out) + "\n").encode("utf-8", "backslashreplace"))
         sys.stdout.flush()
         if failed:
             sys.exit(BAD_INPUT)

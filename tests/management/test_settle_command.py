@@ -1,0 +1,231 @@
+"""`manage.py settle`, run for real in a subprocess: the settle contract on stdin and stdout."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+BAD_INPUT = 2
+CONTRACT_KEYS = {"net", "levels", "winners", "lines"}
+LINE_KEYS = {"payer", "payee", "amount", "item", "rule", "due"}
+
+
+def make_game(**overrides):
+    """Return the worked example as a game: Bee knocks dark, Cat fools, Dan holds a Speto."""
+    game = {
+        "rules": "knock-dummy-2025",
+        "level": "sian",
+        "players": ["Ann", "Bee", "Cat", "Dan"],
+        "knock": {"player": "Bee", "kind": "dark"},
+        "collected": ["Ann", "Cat"],
+        "fool": "Cat",
+        "speto_held": {"Dan": 1},
+        "points": {"Ann": 35, "Cat": 10, "Dan": -80},
+    }
+    game.update(overrides)
+    return {key: value for key, value in game.items() if value is not None}
+
+
+def run_settle(stdin: bytes, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", "settle", *args],
+        cwd=PROJECT_ROOT,
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+def encode(game) -> bytes:
+    return json.dumps(game).encode()
+
+
+def assert_only_an_error_object(result):
+    """Exit 2, stdout exactly one JSON object {"error": "..."}, and no traceback on stderr."""
+    assert result.returncode == BAD_INPUT, result.stderr
+    lines = result.stdout.decode().splitlines()
+    assert len(lines) == 1, result.stdout
+    answer = json.loads(lines[0])
+    assert list(answer) == ["error"]
+    assert isinstance(answer["error"], str) and answer["error"]
+    assert b"Traceback" not in result.stderr
+    return answer["error"]
+
+
+def test_one_game_settles_with_the_contracts_keys_and_exit_zero():
+    result = run_settle(encode(make_game()))
+
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert set(answer) >= CONTRACT_KEYS
+    assert answer["net"] == {"Ann": 200, "Bee": 4200, "Cat": -2000, "Dan": -2400}
+    assert answer["levels"] == {"Ann": "less", "Cat": "medium", "Dan": "more"}
+    assert answer["winners"] == ["Bee"]
+    assert all(set(line) >= LINE_KEYS for line in answer["lines"])
+    assert "handed_to_knocker" not in answer
+    assert result.stderr == b""
+
+
+def test_a_stock_out_game_settles_too():
+    game = make_game(knock=None, fool=None, points={"Ann": 45, "Bee": 20, "Cat": -35, "Dan": 30})
+
+    result = run_settle(encode(game))
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["winners"] == ["Ann"]
+
+
+BAD_INPUTS = [
+    ("not JSON", b"{not json", "JSON"),
+    ("empty input", b"", "JSON"),
+    ("non-UTF-8 bytes", b'{"rules": "knock-dummy-2025", "players": ["\xff\xfe"]}', "UTF-8"),
+    ("a JSON list, not an object", b"[1, 2, 3]", "object"),
+    (
+        "points given as text",
+        encode(make_game(points={"Ann": "35", "Cat": 10, "Dan": -80})),
+        "points",
+    ),
+    ("a level given as an object", encode(make_game(level={"name": "sian"})), "level"),
+    ("an unknown player", encode(make_game(total="Eve")), "Eve"),
+    (
+        "an unresolved tie",
+        encode(make_game(fool=None, collected=None, points={"Ann": 1, "Cat": 1, "Dan": 9})),
+        "tie",
+    ),
+    ("deeply nested JSON", b"[" * 100_000 + b"]" * 100_000, ""),
+]
+
+
+@pytest.mark.parametrize(
+    ("stdin", "mentioned"),
+    [row[1:] for row in BAD_INPUTS],
+    ids=[row[0] for row in BAD_INPUTS],
+)
+def test_bad_input_exits_2_with_only_an_error_object(stdin, mentioned):
+    message = assert_only_an_error_object(run_settle(stdin))
+
+    assert "\n" not in message
+    assert mentioned in message  # the field or the problem, where there is one to name
+
+
+def assert_a_clean_answer(result):
+    """Exit 0 with one result, or exit 2 with only an error: valid UTF-8 JSON, no traceback."""
+    assert b"Traceback" not in result.stderr, result.stderr.decode(errors="replace")[-400:]
+    assert result.returncode in (0, BAD_INPUT)
+    lines = result.stdout.decode("utf-8").splitlines()
+    assert len(lines) == 1
+    answer = json.loads(lines[0])
+    if result.returncode == 0:
+        assert set(answer) == CONTRACT_KEYS
+    else:
+        assert list(answer) == ["error"]
+
+
+def lone_surrogate_name(**overrides):
+    """A game whose JSON names a player with an escaped lone surrogate (no Unicode character)."""
+    return encode(make_game(**overrides)).replace(b'"Ann"', b'"\\ud800"')
+
+
+EDGE_INPUTS = [
+    (
+        "a number too long for Python to read (5000 digits)",
+        encode(make_game()).replace(b'"Ann": 35', b'"Ann": ' + b"9" * 5000),
+    ),
+    (
+        "valid stakes whose amounts run past 4300 digits",
+        encode(
+            make_game(
+                level=None,
+                stakes={"less": 1, "medium": 1, "more": 10**4299},
+                knock={"player": "Bee", "kind": "dark-color"},
+                fool=None,
+                speto_held=None,
+            )
+        ),
+    ),
+    ("a player named by a lone surrogate escape", lone_surrogate_name()),
+    (
+        "a fool named by a lone surrogate escape",
+        encode(make_game(fool="Eve")).replace(b"Eve", b"\\udc80"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "stdin", [row[1] for row in EDGE_INPUTS], ids=[row[0] for row in EDGE_INPUTS]
+)
+def test_odd_but_well_formed_json_gets_a_result_or_an_error_never_a_crash(stdin):
+    assert_a_clean_answer(run_settle(stdin))
+
+
+def test_lines_mode_answers_every_line_in_order_and_exits_2_if_any_failed():
+    good = make_game()
+    stock_out = make_game(
+        knock=None, fool=None, points={"Ann": 45, "Bee": 20, "Cat": -35, "Dan": 30}
+    )
+    stdin = b"\n".join(
+        [
+            encode(good),
+            b"{not json",
+            encode(stock_out),
+            b"\xff\xfe",
+            encode(make_game(fool="Eve")),
+            encode(
+                make_game(
+                    knock={"player": "Ann", "kind": "normal"},
+                    fool=None,
+                    points={"Bee": 5, "Cat": 6, "Dan": 7},
+                )
+            ),
+        ]
+    )
+
+    result = run_settle(stdin, "--lines")
+
+    assert result.returncode == BAD_INPUT
+    answers = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert [("error" in a) for a in answers] == [False, True, False, True, True, False]
+    assert answers[0]["net"] == {"Ann": 200, "Bee": 4200, "Cat": -2000, "Dan": -2400}
+    assert answers[2]["winners"] == ["Ann"]
+    assert answers[5]["winners"] == ["Ann"]
+    assert all(list(answers[i]) == ["error"] for i in (1, 3, 4))
+    assert b"Traceback" not in result.stderr
+
+
+def test_lines_mode_with_every_line_valid_exits_0():
+    games = [make_game(), make_game(speto_held=None), make_game(level="thep")]
+    stdin = b"\n".join(encode(g) for g in games) + b"\n"
+
+    result = run_settle(stdin, "--lines")
+
+    assert result.returncode == 0, result.stderr
+    answers = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert len(answers) == 3
+    assert all(set(a) >= CONTRACT_KEYS for a in answers)
+    assert answers[0]["net"]["Bee"] == 4200
+
+
+def test_formulas_adds_what_each_loser_hands_the_knocker():
+    result = run_settle(encode(make_game()), "--formulas")
+
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert set(answer) >= CONTRACT_KEYS
+    handed = {h["player"]: h for h in answer["handed_to_knocker"]}
+    assert {p: h["amount"] for p, h in handed.items()} == {"Ann": -200, "Cat": 2000, "Dan": 2400}
+    assert handed["Cat"]["case"] == "86.2"
+    assert handed["Cat"]["formula"] == "5 × fool + lv − hold"
+    assert handed["Cat"]["worked"] == "5 × 400 + 400 − 400 = 2000"
+
+
+def test_formulas_with_lines_answers_each_line():
+    stdin = encode(make_game()) + b"\n" + encode(make_game(fool=None)) + b"\n"
+
+    result = run_settle(stdin, "--lines", "--formulas")
+
+    assert result.returncode == 0, result.stderr
+    answers = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert [len(a["handed_to_knocker"]) for a in answers] == [3, 3]
