@@ -10,6 +10,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from scorekeeper.rules import knock_dummy
+from scorekeeper.rules.knock_dummy_document import game_from_document
 from scorekeeper.rules.money import baht
 
 
@@ -163,6 +165,11 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"game {self.number}"
 
+    def settled(self) -> tuple[knock_dummy.Game, knock_dummy.Settlement]:
+        """Settle the stored document again, as the engine reads it (raises RuleError on a tie)."""
+        parsed = game_from_document(self.document)
+        return parsed, knock_dummy.settle(parsed)
+
     @property
     def outcome(self) -> dict[str, Any]:
         header = {"rules", "level", "stakes", "fine", "players", "events"}
@@ -211,6 +218,20 @@ class AppendOnlyQuerySet(models.QuerySet["LedgerLine"]):
 
     def for_session(self, session: Session) -> "AppendOnlyQuerySet":
         return self.filter(session=session)
+
+    def game_nets(self, session: Session) -> dict[int, dict[int, int]]:
+        """Return each game's net per player, before any void: {game: {player: net}}."""
+        nets: dict[int, dict[int, int]] = {}
+        rows = (
+            self.filter(session=session, game__isnull=False, reverses__isnull=True)
+            .values("game_id", "payer_id", "payee_id")
+            .annotate(total=models.Sum("amount"))
+        )
+        for row in rows:
+            game = nets.setdefault(row["game_id"], {})
+            game[row["payer_id"]] = game.get(row["payer_id"], 0) - row["total"]
+            game[row["payee_id"]] = game.get(row["payee_id"], 0) + row["total"]
+        return nets
 
 
 class LedgerLine(models.Model):

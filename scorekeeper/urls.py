@@ -1,7 +1,28 @@
-from django.urls import path
+from django.urls import include, path
 
-from scorekeeper.views import home
+from scorekeeper.views import games, groups, table
 
 urlpatterns = [
-    path("", home.index, name="home"),
+    path("", groups.index, name="home"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("groups/new", groups.create, name="group-create"),
+    path("g/<int:group_id>/", groups.detail, name="group"),
+    path("g/<int:group_id>/sessions/new", groups.session_open, name="session-open"),
+    path("s/<int:session_id>/", table.table, name="table"),
+    path("s/<int:session_id>/games/start", table.game_start, name="game-start"),
+    path("s/<int:session_id>/events/<slug:event_type>", table.event_add, name="event-add"),
+    path("s/<int:session_id>/seats", table.seats, name="seats"),
+    path("s/<int:session_id>/settle", table.settle_up, name="settle"),
+    path("s/<int:session_id>/summary", table.summary, name="summary"),
+    path(
+        "s/<int:session_id>/transfers/<int:transfer_id>/paid",
+        table.transfer_paid,
+        name="transfer-paid",
+    ),
+    path("s/<int:session_id>/games/<int:game_id>/", games.detail, name="game"),
+    path("s/<int:session_id>/games/<int:game_id>/finish", games.finish, name="game-finish"),
+    path("s/<int:session_id>/games/<int:game_id>/preview", games.preview, name="game-preview"),
+    path("s/<int:session_id>/games/<int:game_id>/void", games.void, name="game-void"),
+    path("s/<int:session_id>/games/<int:game_id>/tie", games.resolve_tie, name="game-tie"),
+    path("s/<int:session_id>/games/<int:game_id>/correct", games.correct, name="game-correct"),
 ]

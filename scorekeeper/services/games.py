@@ -105,8 +105,8 @@ def game_start(
         if last.tie is None or last.tie["black"] is None:
             raise ServiceError(
                 "tie-needs-draw",
-                "game {n} has a tie of three or more: a high-card draw settles it (rules 57-58, 66),"
-                " not the head card",
+                "game {n} has a tie of three or more: a high-card draw settles it"
+                " (rules 57-58, 66), not the head card",
                 field="head_color",
                 n=last.number,
             )
@@ -186,6 +186,19 @@ def game_finish(*, game: Game, outcome: dict[str, Any], last_drawer: Player | No
     game.finished_at = timezone.now()
     _settle(session, game)
     return game
+
+
+def game_preview(*, game: Game, outcome: dict[str, Any]) -> tuple[Any, Any]:
+    """Settle `outcome` for an in-play game without writing anything: (Game, Settlement).
+
+    Raises RuleError (TieUnresolved for a tie) exactly as game_finish would.
+    """
+    unknown = sorted(set(outcome) - OUTCOME_FIELDS)
+    if unknown:
+        raise ServiceError("outcome-field", "{name} is not part of a result", name=unknown[0])
+    events = [e.document for e in game.events.all()]
+    parsed = game_from_document({**game.document, **outcome, "events": events})
+    return parsed, knock_dummy.settle(parsed)
 
 
 def _settle(session: Session, game: Game) -> None:

@@ -54,14 +54,21 @@ def lock_open(session: Session) -> Session:
 def session_open(
     *,
     group: Group,
-    players: Sequence[Player],
+    players: Sequence[Player | str],
     stake_level: str,
     point_value: Decimal,
-    first_dealer: Player | None = None,
+    first_dealer: Player | int | None = None,
     stakes: tuple[int, int, int] | None = None,
     fine: int | None = None,
 ) -> Session:
-    """Open a session: four players in seat order, the first dealer and the stakes (rule 69)."""
+    """Open a session: four players in seat order, the first dealer and the stakes (rule 69).
+
+    A player may be given by name: a member of that name, or a new one. `first_dealer` may be a
+    seat index.
+    """
+    players = [p if isinstance(p, Player) else player_create(group=group, name=p) for p in players]
+    if isinstance(first_dealer, int) and 0 <= first_dealer < len(players):
+        first_dealer = players[first_dealer]
     if len(players) != SEATS or len({p.pk for p in players}) != SEATS:
         raise ServiceError("seats", "Knock Dummy needs four different players", field="players")
     if any(p.group_id != group.pk for p in players):

@@ -1,0 +1,327 @@
+"""Forms of the table's screens: each turns what was tapped into a service's arguments."""
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scorekeeper.models import Session, Transfer
+from scorekeeper.rules.knock_dummy import KnockKind, Level
+
+KIND_LABELS = {
+    KnockKind.NORMAL: _("Normal knock (น็อกธรรมดา)"),
+    KnockKind.DARK: _("Dark knock (น็อกมืด) ×2"),
+    KnockKind.LIGHT_COLOR: _("Light colour knock (น็อกสีสว่าง) ×4"),
+    KnockKind.DARK_COLOR: _("Dark colour knock (น็อกสีมืด) ×8"),
+}
+LEVEL_LABELS = {
+    Level.LESS: _("Lose less (เสียน้อย)"),
+    Level.MEDIUM: _("Lose medium (เสียกลาง)"),
+    Level.MORE: _("Lose more (เสียมาก)"),
+}
+FACE_DOWN_LABELS = {
+    "": _("Nothing special"),
+    "dummy": _("A dummy (คว่ำดัมมี่)"),
+    "speto": _("A Speto (คว่ำสเปโต)"),
+    "speto-dummy": _("A Speto that was also a dummy"),
+}
+NAME = {"list": "names", "autocomplete": "off", "autocapitalize": "words"}
+NUMBER = {"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off"}
+
+
+class GroupForm(forms.Form):
+    name = forms.CharField(label=_("Name of the group (ชื่อวง)"), max_length=80)
+
+
+class SessionOpenForm(forms.Form):
+    seat_1 = forms.CharField(label=_("Seat 1"), max_length=40, widget=forms.TextInput(attrs=NAME))
+    seat_2 = forms.CharField(label=_("Seat 2"), max_length=40, widget=forms.TextInput(attrs=NAME))
+    seat_3 = forms.CharField(label=_("Seat 3"), max_length=40, widget=forms.TextInput(attrs=NAME))
+    seat_4 = forms.CharField(label=_("Seat 4"), max_length=40, widget=forms.TextInput(attrs=NAME))
+    first_dealer = forms.TypedChoiceField(
+        label=_("First dealer (ผู้ทำไพ่คนแรก)"),
+        choices=[(i, _("Seat %(n)s") % {"n": i}) for i in range(1, 5)],
+        coerce=int,
+        initial=1,
+    )
+    stake_level = forms.ChoiceField(
+        label=_("Stakes (ระดับการเล่น)"),
+        choices=Session.StakeLevel.choices,
+        initial=Session.StakeLevel.SIAN,
+        widget=forms.RadioSelect,
+    )
+    less = forms.IntegerField(label=_("Lose less"), min_value=1, required=False)
+    medium = forms.IntegerField(label=_("Lose medium"), min_value=1, required=False)
+    more = forms.IntegerField(label=_("Lose more"), min_value=1, required=False)
+    fine = forms.IntegerField(
+        label=_("Fine (ค่าปรับรอบวง)"),
+        min_value=1,
+        required=False,
+        help_text=_("Empty: the medium rate."),
+    )
+    point_value = forms.DecimalField(
+        label=_("Baht per point"),
+        min_value=Decimal(0),
+        max_digits=12,
+        decimal_places=4,
+        initial=Decimal(1),
+    )
+
+    def names(self) -> list[str]:
+        return [self.cleaned_data[f"seat_{i}"] for i in range(1, 5)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        names = [" ".join(str(data.get(f"seat_{i}", "")).split()) for i in range(1, 5)]
+        for i, name in enumerate(names, start=1):
+            if name and names.index(name) != i - 1:
+                self.add_error(f"seat_{i}", _("%(name)s is already seated") % {"name": name})
+        if data.get("stake_level") == Session.StakeLevel.CUSTOM:
+            for rate in ("less", "medium", "more"):
+                if data.get(rate) is None:
+                    self.add_error(rate, _("Give all three rates for custom stakes."))
+        return data
+
+    def stakes(self) -> tuple[int, int, int] | None:
+        if self.cleaned_data["stake_level"] != Session.StakeLevel.CUSTOM:
+            return None
+        return (self.cleaned_data["less"], self.cleaned_data["medium"], self.cleaned_data["more"])
+
+
+class StartForm(forms.Form):
+    head_color = forms.ChoiceField(
+        label=_("Colour of this game's head card"),
+        choices=[("", _("Not needed")), ("black", _("Black ♠♣")), ("red", _("Red ♥♦"))],
+        required=False,
+    )
+    fool_swap = forms.BooleanField(
+        label=_("Swap the fool discarder and the knocker (rule 17)"), required=False, initial=True
+    )
+
+
+class EventForm(forms.Form):
+    """One immediate event; which fields matter depends on its type."""
+
+    player = forms.ChoiceField(label=_("Who"))
+    close = forms.MultipleChoiceField(
+        label=_("Close discard by (ตีปี้ / ตีตัวกัน)"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    count = forms.TypedChoiceField(
+        label=_("How many Spetos"), choices=[(1, "1"), (2, "2")], coerce=int, initial=1
+    )
+    reason = forms.ChoiceField(
+        label=_("Why"),
+        choices=[
+            ("misdeal", _("Misdeal (แจกไพ่ขาด/เกิน) 83.1")),
+            ("false-knock", _("False knock, hand shown 83.2")),
+            ("unmeldable-pickup", _("Picked up and could not meld 83.3")),
+        ],
+        initial="misdeal",
+    )
+
+    def __init__(self, *args: Any, players: list[str], event_type: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.event_type = event_type
+        choices = [(p, p) for p in players]
+        self.fields["player"].choices = choices
+        self.fields["close"].choices = choices
+        if event_type not in ("head", "speto"):
+            del self.fields["close"]
+        if event_type != "speto":
+            del self.fields["count"]
+        if event_type != "fine":
+            del self.fields["reason"]
+
+    def event(self) -> dict[str, Any]:
+        """Return the event as the settle contract writes it."""
+        event: dict[str, Any] = {"type": self.event_type, "player": self.cleaned_data["player"]}
+        if self.cleaned_data.get("close"):
+            event["close"] = self.cleaned_data["close"]
+        if self.event_type == "speto" and self.cleaned_data["count"] != 1:
+            event["count"] = self.cleaned_data["count"]
+        if self.event_type == "fine":
+            event["reason"] = self.cleaned_data["reason"]
+        return event
+
+
+class FinishForm(forms.Form):
+    """The end of a game: how it ended and everything the settlement needs."""
+
+    ending = forms.ChoiceField(
+        label=_("How did the game end?"),
+        choices=[("knock", _("Someone knocked (น็อก)")), ("stock-out", _("Stock ran out (จั่วหมด)"))],
+        initial="knock",
+        widget=forms.RadioSelect,
+    )
+    knocker = forms.ChoiceField(label=_("Knocker (ผู้น็อก)"), required=False, widget=forms.RadioSelect)
+    kind = forms.ChoiceField(
+        label=_("Knock kind"),
+        choices=list(KIND_LABELS.items()),
+        initial=KnockKind.NORMAL,
+        widget=forms.RadioSelect,
+    )
+    fool = forms.ChoiceField(
+        label=_("Fool discarder (ผู้ตีโง่)"), required=False, widget=forms.RadioSelect
+    )
+    dark = forms.MultipleChoiceField(
+        label=_("Never collected: dark (มืด)"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    color = forms.MultipleChoiceField(
+        label=_("All cards one suit (ถือสี)"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    knocker_held = forms.TypedChoiceField(
+        label=_("Spetos the knocker knocked with (อมสเปโตน็อก)"),
+        choices=[(0, "0"), (1, "1"), (2, "2")],
+        coerce=int,
+        initial=0,
+        widget=forms.RadioSelect,
+    )
+    knocker_picked = forms.TypedChoiceField(
+        label=_("Spetos picked up to knock (เก็บสเปโตน็อก)"),
+        choices=[(0, "0"), (1, "1"), (2, "2")],
+        coerce=int,
+        initial=0,
+        widget=forms.RadioSelect,
+    )
+    face_down = forms.ChoiceField(
+        label=_("Face-down knock card (ไพ่คว่ำ)"),
+        choices=list(FACE_DOWN_LABELS.items()),
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    total = forms.ChoiceField(
+        label=_("Pays the total (เหมา, rule 82)"), required=False, widget=forms.RadioSelect
+    )
+    by_levels = forms.BooleanField(label=_("Enter levels instead of points"), required=False)
+    last_drawer = forms.ChoiceField(
+        label=_("Who drew the last card? (rule 11)"), required=False, widget=forms.RadioSelect
+    )
+
+    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+        choices = [(p, p) for p in players]
+        none = [("", _("Nobody"))]
+        self.fields["knocker"].choices = choices
+        self.fields["fool"].choices = none + choices
+        self.fields["total"].choices = none + choices
+        self.fields["dark"].choices = choices
+        self.fields["color"].choices = choices
+        self.fields["last_drawer"].choices = choices
+        for i, player in enumerate(players):
+            self.fields[f"points_{i}"] = forms.IntegerField(
+                label=player, required=False, widget=forms.TextInput(attrs=NUMBER)
+            )
+            self.fields[f"level_{i}"] = forms.ChoiceField(
+                label=player, choices=[("", "—"), *LEVEL_LABELS.items()], required=False
+            )
+            self.fields[f"held_{i}"] = forms.TypedChoiceField(
+                label=player, choices=[(0, "0"), (1, "1"), (2, "2")], coerce=int, initial=0
+            )
+
+    def point_fields(self) -> list[tuple[forms.BoundField, forms.BoundField, forms.BoundField]]:
+        return [
+            (self[f"points_{i}"], self[f"level_{i}"], self[f"held_{i}"])
+            for i in range(len(self.players))
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("ending") == "knock" and not data.get("knocker"):
+            self.add_error("knocker", _("Who knocked?"))
+        if data.get("ending") == "stock-out" and not data.get("last_drawer"):
+            self.add_error("last_drawer", _("Who drew the last card?"))
+        return data
+
+    def outcome(self) -> dict[str, Any]:
+        """Return the result as the settle contract writes it."""
+        data = self.cleaned_data
+        knock = data["ending"] == "knock"
+        outcome: dict[str, Any] = {}
+        if knock:
+            outcome["knock"] = {"player": data["knocker"], "kind": data["kind"]}
+        if data["dark"]:
+            outcome["collected"] = [p for p in self.players if p not in data["dark"]]
+        if data["color"]:
+            outcome["color"] = list(data["color"])
+        held = {p: data[f"held_{i}"] for i, p in enumerate(self.players) if data[f"held_{i}"]}
+        if held:
+            outcome["speto_held"] = held
+        if knock:
+            if data["fool"]:
+                outcome["fool"] = data["fool"]
+            if data["total"]:
+                outcome["total"] = data["total"]
+            spetos = {"held": data["knocker_held"], "picked": data["knocker_picked"]}
+            if any(spetos.values()):
+                outcome["knocker_speto"] = {k: v for k, v in spetos.items() if v}
+            if data["face_down"]:
+                outcome["face_down"] = data["face_down"]
+        losers = [p for p in self.players if not knock or p != data["knocker"]]
+        if knock and data["by_levels"]:
+            outcome["levels"] = {
+                p: data[f"level_{i}"]
+                for i, p in enumerate(self.players)
+                if p in losers and data[f"level_{i}"]
+            }
+        else:
+            outcome["points"] = {
+                p: data[f"points_{i}"]
+                for i, p in enumerate(self.players)
+                if p in losers and data[f"points_{i}"] is not None
+            }
+        return outcome
+
+    def field_for(self, engine_field: str) -> str | None:
+        """Return the form field where an engine error about `engine_field` belongs."""
+        return {
+            "knock": "knocker",
+            "fool": "fool",
+            "total": "total",
+            "color": "color",
+            "collected": "dark",
+            "knocker_speto": "knocker_held",
+            "face_down": "face_down",
+        }.get(engine_field)
+
+
+class TieForm(forms.Form):
+    head_color = forms.ChoiceField(
+        label=_("Colour of the next head card"),
+        choices=[("", "—"), ("black", _("Black ♠♣")), ("red", _("Red ♥♦"))],
+        required=False,
+    )
+    order = forms.CharField(
+        label=_("Or the order of a high-card draw, best first, comma separated"), required=False
+    )
+
+
+class SettleForm(forms.Form):
+    mode = forms.ChoiceField(
+        label=_("How to settle up"),
+        choices=[
+            (Transfer.Mode.FEWEST, _("Fewest transfers")),
+            (Transfer.Mode.HUB, _("Everyone with one person")),
+        ],
+        initial=Transfer.Mode.FEWEST,
+        widget=forms.RadioSelect,
+    )
+    hub = forms.ChoiceField(label=_("The one person"), required=False)
+
+    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["hub"].choices = [("", "—"), *((p, p) for p in players)]
+
+
+class SeatForm(forms.Form):
+    position = forms.TypedChoiceField(label=_("Seat"), coerce=int)
+    name = forms.CharField(label=_("Who sits there (name)"), max_length=40)
+
+    def __init__(self, *args: Any, seats: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["position"].choices = [
+            (i, _("Seat %(n)s") % {"n": i + 1}) for i in range(seats)
+        ]

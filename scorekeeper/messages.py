@@ -1,0 +1,68 @@
+"""Errors of the rules and services in the user's language, by their stable code."""
+
+from django.utils.translation import gettext as _
+
+from scorekeeper.rules.errors import RuleError, TieUnresolved
+
+
+def error_text(error: RuleError) -> str:
+    """Return the error as a sentence in the active language."""
+    p = error.params
+    if isinstance(error, TieUnresolved):
+        if error.black and error.red:
+            return _(
+                "%(a)s and %(b)s tie on points. The colour of the next head card decides (rule 65):"
+                " black for %(black)s, red for %(red)s. Or give the order of a high-card draw."
+            ) % {"a": error.tied[0], "b": error.tied[1], "black": error.black, "red": error.red}
+        return _(
+            "%(names)s tie on points: a high-card draw decides the order (rules 57-58, 66)."
+        ) % {"names": ", ".join(error.tied)}
+    texts = {
+        "unknown-player": lambda: _("%(name)s is not at this table.") % p,
+        "knocker-fool": lambda: _("The knocker cannot be the fool discarder."),
+        "knocker-total": lambda: _("The knocker cannot pay the total."),
+        "knocker-color": lambda: _("The knocker's colour goes in the knock kind, not here."),
+        "knocker-speto-held": lambda: _(
+            "The knocker's Spetos go under “Spetos the knocker knocked with”."
+        ),
+        "points-missing": lambda: _("Points are missing for %(names)s.") % p,
+        "points-and-levels": lambda: _("Enter points or levels, not both."),
+        "levels-incomplete": lambda: _("Give a level for every loser: %(names)s.") % p,
+        "levels-without-knock": lambda: _(
+            "Levels are only for knock games: enter everyone's points."
+        ),
+        "fool-without-knock": lambda: _("Without a knocker there is no fool."),
+        "total-without-knock": lambda: _("Without a knocker nobody pays the total."),
+        "too-many-spetos": lambda: (
+            _("That makes %(n)s Spetos, but the deck has only two (2♣, Q♠).") % p
+        ),
+        "face-down-speto-not-held": lambda: _(
+            "A face-down Speto is one the knocker knocked with: set that count to at least 1."
+        ),
+        "head-twice": lambda: _("There is only one head card: the head was already picked up."),
+        "show-twice": lambda: _("Only one player can show both Spetos."),
+        "close-self": lambda: _("%(name)s cannot close-discard to themselves.") % p,
+        "events-after-fine": lambda: _("A fine ends the game: nothing can follow it."),
+        "fine-with-result": lambda: _("A fine ended this game: it has no result."),
+        "game-in-play": lambda: _("Finish or void the game in play first."),
+        "game-not-in-play": lambda: _("This game is already recorded."),
+        "session-closed": lambda: _("This session is closed."),
+        "last-drawer": lambda: _("A stock-out game needs who drew the last card (rule 11)."),
+        "tie-needs-draw": lambda: (
+            _(
+                "Game %(n)s has a tie of three or more:"
+                " a high-card draw settles it, not the head card."
+            )
+            % p
+        ),
+        "tie-still-open": lambda: _("That does not settle the tie of game %(n)s.") % p,
+        "games-open": lambda: (
+            _("Game %(n)s is not settled yet: finish it, resolve its tie or void it.") % p
+        ),
+        "paid-twice": lambda: _("This transfer is already marked paid."),
+        "voided-twice": lambda: _("Game %(n)s is already voided.") % p,
+        "seats": lambda: _("Knock Dummy needs four different players."),
+        "hub": lambda: _("Choose who everyone settles with."),
+    }
+    text = texts.get(error.code)
+    return text() if text else str(error)

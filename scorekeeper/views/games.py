@@ -1,0 +1,171 @@
+"""One game: the end-of-game screen with its live preview, the record, voids and corrections."""
+
+import contextlib
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scorekeeper.forms import FinishForm, TieForm
+from scorekeeper.http import HtmxHttpRequest
+from scorekeeper.messages import error_text
+from scorekeeper.models import Game, Player
+from scorekeeper.rules.errors import RuleError, TieUnresolved
+from scorekeeper.rules.knock_dummy import Due
+from scorekeeper.rules.knock_dummy_formulas import handovers
+from scorekeeper.services import games
+from scorekeeper.views.access import game_for
+
+
+def _player_named(game: Game, name: str) -> Player | None:
+    for doc_name, pk in zip(game.document["players"], game.seating, strict=True):
+        if doc_name == name:
+            return Player.objects.get(pk=pk)
+    return None
+
+
+def _preview(game: Game, form: FinishForm) -> dict[str, Any]:
+    """Settle what the form says, without writing: levels, lines, what each hands the knocker."""
+    if not form.is_valid():
+        return {"problem": None}
+    try:
+        parsed, settlement = games.game_preview(game=game, outcome=form.outcome())
+    except TieUnresolved as tie:
+        return {"tie": error_text(tie)}
+    except RuleError as e:
+        return {"problem": error_text(e)}
+    return {
+        "settlement": settlement,
+        "after": [line for line in settlement.lines if line.due is Due.AFTER_GAME],
+        "handovers": handovers(parsed, settlement),
+        "net": settlement.net(),
+    }
+
+
+def _finish_page(
+    request: HtmxHttpRequest, game: Game, form: FinishForm, status: int = 200
+) -> HttpResponse:
+    context = {"session": game.session, "game": game, "form": form, "preview": _preview(game, form)}
+    template = "games/finish.html"
+    if request.htmx and request.htmx.target == "preview":
+        template += "#preview"
+    return render(request, template, context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def finish(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+    """The end-of-game screen; saving writes the after-game lines (or leaves a tie pending)."""
+    game = game_for(request, session_id, game_id)
+    if game.status != Game.Status.IN_PLAY:
+        return redirect("game", session_id=session_id, game_id=game.pk)
+    form = FinishForm(request.POST or None, players=game.document["players"])
+    if request.method == "GET":
+        return _finish_page(request, game, form)
+    if form.is_valid():
+        drawer = _player_named(game, form.cleaned_data["last_drawer"] or "")
+        try:
+            games.game_finish(game=game, outcome=form.outcome(), last_drawer=drawer)
+        except RuleError as e:
+            form.add_error(form.field_for(e.field), error_text(e))
+        else:
+            return redirect("table", session_id=session_id)
+    return _finish_page(request, game, form, status=422)
+
+
+@require_POST
+def preview(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+    """Preview the settlement of the end-of-game form as it is filled in; writes nothing."""
+    game = game_for(request, session_id, game_id)
+    form = FinishForm(request.POST, players=game.document["players"])
+    return _finish_page(request, game, form)
+
+
+@require_GET
+def detail(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+    """One game as recorded: its events, every ledger line with its rule, the 86-87 view."""
+    game = game_for(request, session_id, game_id)
+    lines = game.lines.select_related("payer", "payee", "instead_of", "reverses").order_by("id")
+    context: dict[str, Any] = {
+        "session": game.session,
+        "game": game,
+        "lines": lines,
+        "events": game.events.all(),
+        "tie_form": TieForm(),
+    }
+    if game.status in (Game.Status.SETTLED, Game.Status.VOIDED) and "knock" in game.document:
+        try:
+            parsed, settlement = game.settled()
+            context["handovers"] = handovers(parsed, settlement)
+        except RuleError:
+            pass  # a voided game whose tie was never resolved: no handovers to show
+    return render(request, "games/detail.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+    """Ask, then void: every line reversed, the game kept and struck through."""
+    game = game_for(request, session_id, game_id)
+    if request.method == "POST":
+        with contextlib.suppress(RuleError):  # already voided: a second tap
+            games.game_void(game=game)
+        return redirect("game", session_id=session_id, game_id=game.pk)
+    return render(request, "games/void.html", {"session": game.session, "game": game})
+
+
+@require_POST
+def resolve_tie(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+    game = game_for(request, session_id, game_id)
+    form = TieForm(request.POST)
+    error = None
+    if form.is_valid():
+        order = [n.strip() for n in form.cleaned_data["order"].split(",") if n.strip()]
+        color = form.cleaned_data["head_color"] or None
+        try:
+            games.game_resolve_tie(game=game, order=order or None, head_color=color)
+        except RuleError as e:
+            error = error_text(e)
+        else:
+            return redirect("table", session_id=session_id)
+    context = {
+        "session": game.session,
+        "game": game,
+        "lines": game.lines.select_related("payer", "payee"),
+        "events": game.events.all(),
+        "tie_form": form,
+        "tie_error": error,
+    }
+    return render(request, "games/detail.html", context, status=422)
+
+
+@require_http_methods(["GET", "POST"])
+def correct(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+    """Enter a voided game again, corrected, in its place."""
+    voided = game_for(request, session_id, game_id)
+    if voided.status != Game.Status.VOIDED or hasattr(voided, "replaced_by"):
+        return redirect("game", session_id=session_id, game_id=voided.pk)
+    events = list(voided.events.all())
+    form = FinishForm(request.POST or None, players=voided.document["players"])
+    kept = request.POST.getlist("keep") if request.method == "POST" else [str(e.pk) for e in events]
+    if request.method == "POST" and form.is_valid():
+        drawer = _player_named(voided, form.cleaned_data["last_drawer"] or "")
+        fined = any(e.document["type"] == "fine" for e in events if str(e.pk) in kept)
+        try:
+            game = games.game_correct(
+                voided=voided,
+                events=[e.document for e in events if str(e.pk) in kept],
+                outcome=None if fined else form.outcome(),
+                last_drawer=drawer,
+            )
+        except RuleError as e:
+            form.add_error(form.field_for(e.field), error_text(e))
+        else:
+            return redirect("game", session_id=session_id, game_id=game.pk)
+    context = {
+        "session": voided.session,
+        "game": voided,
+        "form": form,
+        "events": events,
+        "kept": kept,
+    }
+    return render(request, "games/correct.html", context, status=422 if form.errors else 200)

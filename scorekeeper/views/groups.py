@@ -1,0 +1,74 @@
+"""Groups (วง): the list on the home page, one group's page, and opening a session in it."""
+
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scorekeeper.forms import GroupForm, SessionOpenForm
+from scorekeeper.http import HtmxHttpRequest
+from scorekeeper.messages import error_text
+from scorekeeper.models import Group
+from scorekeeper.rules.errors import RuleError
+from scorekeeper.services import sessions
+from scorekeeper.views.access import group_for
+
+
+@require_GET
+def index(request: HtmxHttpRequest) -> HttpResponse:
+    """List the groups, newest first, with a form to start one."""
+    groups = Group.objects.order_by("-created_at")
+    return render(request, "groups/index.html", {"groups": groups, "form": GroupForm()})
+
+
+@require_POST
+def create(request: HtmxHttpRequest) -> HttpResponse:
+    form = GroupForm(request.POST)
+    if not form.is_valid():
+        groups = Group.objects.order_by("-created_at")
+        return render(request, "groups/index.html", {"groups": groups, "form": form}, status=422)
+    group = sessions.group_create(name=form.cleaned_data["name"])
+    return redirect("group", group_id=group.pk)
+
+
+@require_GET
+def detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    group = group_for(request, group_id)
+    return render(
+        request,
+        "groups/detail.html",
+        {
+            "group": group,
+            "sessions": group.sessions.order_by("-started_at"),
+            "players": group.players.order_by("name"),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def session_open(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    """Open a session: four players in seat order, the first dealer, the stakes."""
+    group = group_for(request, group_id)
+    form = SessionOpenForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            session = sessions.session_open(
+                group=group,
+                players=form.names(),
+                stake_level=form.cleaned_data["stake_level"],
+                stakes=form.stakes(),
+                fine=form.cleaned_data["fine"],
+                point_value=form.cleaned_data["point_value"],
+                first_dealer=form.cleaned_data["first_dealer"] - 1,
+            )
+        except RuleError as e:
+            form.add_error(None, error_text(e))
+        else:
+            return redirect("table", session_id=session.pk)
+    names = list(group.players.order_by("name").values_list("name", flat=True))
+    status = 422 if form.errors else 200
+    return render(
+        request,
+        "groups/session_open.html",
+        {"group": group, "form": form, "names": names},
+        status=status,
+    )

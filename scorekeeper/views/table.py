@@ -1,0 +1,240 @@
+"""The table: scoreboard, the game in play, the games of the night, seats and the settle-up."""
+
+import contextlib
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from scorekeeper.forms import EventForm, SeatForm, SettleForm, StartForm
+from scorekeeper.http import HtmxHttpRequest
+from scorekeeper.messages import error_text
+from scorekeeper.models import Game, LedgerLine, Player, Session
+from scorekeeper.rules.errors import RuleError
+from scorekeeper.services import games, sessions
+from scorekeeper.views.access import session_for, transfer_for
+
+EVENT_CHOICES = [
+    ("head", gettext_lazy("Head picked up (เกิดหัว)")),
+    ("speto", gettext_lazy("Speto collected or laid (เกิดสเปโต)")),
+    ("dummy-discard", gettext_lazy("Dummy discard called (ตีดัมมี่)")),
+    ("full-discard", gettext_lazy("Full discard called (ตีเต็ม)")),
+    ("show-speto", gettext_lazy("Two Spetos shown (โชว์สเปโต)")),
+    ("fine", gettext_lazy("Fine round the table (ปรับรอบวง)")),
+]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One player on the scoreboard."""
+
+    player: Player
+    seat: int | None
+    net: int
+    baht: Decimal
+    balance: int
+
+
+def _scoreboard(session: Session) -> list[Row]:
+    seats = {s.player_id: s.position for s in session.seats.current()}
+    rows = [
+        Row(s.player, seats.get(s.player_id), s.net, session.baht(s.net), s.balance)
+        for s in session.standings.select_related("player")
+    ]
+    return sorted(rows, key=lambda r: (r.seat is None, r.seat, r.player.name))
+
+
+def _games(session: Session, players: list[Player]) -> list[dict[str, Any]]:
+    nets = LedgerLine.objects.game_nets(session)
+    return [
+        {"game": g, "nets": [nets.get(g.pk, {}).get(p.pk, 0) for p in players]}
+        for g in session.games.select_related("dealer").order_by("-number", "-started_at")
+    ]
+
+
+def table_context(session: Session) -> dict[str, Any]:
+    board = _scoreboard(session)
+    in_play = session.games.filter(status=Game.Status.IN_PLAY).first()
+    pending = list(session.games.filter(status=Game.Status.PENDING_TIE))
+    next_dealer = None
+    if session.is_open and in_play is None:
+        try:
+            next_dealer = games.next_dealer(session)
+        except RuleError:
+            next_dealer = None
+    events = []
+    if in_play is not None:
+        events = list(in_play.events.prefetch_related("lines__payer", "lines__payee"))
+    players = [row.player for row in board]
+    return {
+        "session": session,
+        "board": board,
+        "in_play": in_play,
+        "events": events,
+        "pending": pending,
+        "next_dealer": next_dealer,
+        "games": _games(session, players),
+        "players": players,
+        "start_form": StartForm(initial={"fool_swap": True}),
+        "event_types": EVENT_CHOICES,
+    }
+
+
+@require_GET
+def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Show the table; an htmx poll gets only the live part."""
+    session = session_for(request, session_id)
+    template = "table/session.html"
+    if request.htmx and request.htmx.target == "live":
+        template += "#live"
+    return render(request, template, table_context(session))
+
+
+def _back_to_table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
+    url = reverse("table", kwargs={"session_id": session.pk})
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@require_POST
+def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    session = session_for(request, session_id)
+    form = StartForm(request.POST)
+    context = table_context(session)
+    if form.is_valid():
+        try:
+            games.game_start(
+                session=session,
+                fool_swap=form.cleaned_data["fool_swap"],
+                head_color=form.cleaned_data["head_color"] or None,
+            )
+        except RuleError as e:
+            form.add_error(None, error_text(e))
+        else:
+            return _back_to_table(request, session)
+    context["start_form"] = form
+    return render(request, "table/session.html", context, status=422)
+
+
+@require_http_methods(["GET", "POST"])
+def event_add(request: HtmxHttpRequest, session_id: int, event_type: str) -> HttpResponse:
+    """Record one immediate event of the game in play: its lines are paid at once."""
+    session = session_for(request, session_id)
+    game = session.games.filter(status=Game.Status.IN_PLAY).first()
+    labels = dict(EVENT_CHOICES)
+    if game is None or event_type not in labels:
+        return _back_to_table(request, session)
+    form = EventForm(request.POST or None, players=game.document["players"], event_type=event_type)
+    if request.method == "POST" and form.is_valid():
+        try:
+            games.event_add(game=game, event=form.event())
+        except RuleError as e:
+            form.add_error(None, error_text(e))
+        else:
+            return _back_to_table(request, session)
+    context = {"session": session, "game": game, "form": form, "label": labels[event_type]}
+    return render(request, "table/event.html", context, status=422 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Change who sits where between games."""
+    session = session_for(request, session_id)
+    form = SeatForm(request.POST or None, seats=4)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = sessions.player_create(group=session.group, name=form.cleaned_data["name"])
+            sessions.seat_change(
+                session=session, position=form.cleaned_data["position"], player=player
+            )
+        except RuleError as e:
+            form.add_error(None, error_text(e))
+        else:
+            return _back_to_table(request, session)
+    context = {
+        "session": session,
+        "form": form,
+        "seats": session.seats.select_related("player").order_by("since_game", "position"),
+        "current": session.seats.current().select_related("player"),
+    }
+    return render(request, "table/seats.html", context, status=422 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Close the session and show who pays whom; mark each transfer paid as it is made."""
+    session = session_for(request, session_id)
+    names = [row.player.name for row in _scoreboard(session)]
+    form = SettleForm(request.POST or None, players=names)
+    if request.method == "POST" and session.is_open and form.is_valid():
+        hub = None
+        if form.cleaned_data["hub"]:
+            hub = session.group.players.get(name=form.cleaned_data["hub"])
+        try:
+            sessions.session_close(session=session, mode=form.cleaned_data["mode"], hub=hub)
+        except RuleError as e:
+            form.add_error(None, error_text(e))
+        else:
+            return redirect("settle", session_id=session.pk)
+    return render(
+        request,
+        "table/settle.html",
+        {**_settle_context(session), "form": form},
+        status=422 if form.errors else 200,
+    )
+
+
+def _settle_context(session: Session) -> dict[str, Any]:
+    transfers = list(session.transfers.select_related("payer", "payee").prefetch_related("lines"))
+    rows = []
+    for t in transfers:
+        made = sum(1 for line in t.lines.all() if line.reverses_id is None)
+        undone = sum(1 for line in t.lines.all() if line.reverses_id is not None)
+        rows.append({"transfer": t, "paid": made > undone, "baht": session.baht(t.amount)})
+    return {
+        "session": session,
+        "board": _scoreboard(session),
+        "transfers": rows,
+        "share": _share_text(session, rows),
+    }
+
+
+def _share_text(session: Session, rows: list[dict[str, Any]]) -> str:
+    """The settle-up as plain text to paste into a LINE chat."""
+    lines = [f"Scorekeeper · {session.group.name} · {session.started_at:%d/%m/%Y}"]
+    for row in _scoreboard(session):
+        lines.append(f"{row.player.name}: {row.net:+,} ({row.baht:+,.2f} ฿)")
+    if rows:
+        lines.append(_("Who pays whom:"))
+    for row in rows:
+        t = row["transfer"]
+        tick = " ✓" if row["paid"] else ""
+        lines.append(f"{t.payer.name} → {t.payee.name}: {row['baht']:,.2f} ฿ ({t.amount:,}){tick}")
+    return "\n".join(lines)
+
+
+@require_POST
+def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -> HttpResponse:
+    transfer = transfer_for(request, session_id, transfer_id)
+    # A refusal means the transfer is already as asked (a double tap): show the page as it is.
+    with contextlib.suppress(RuleError):
+        if request.POST.get("undo"):
+            sessions.payment_undo(transfer=transfer)
+        else:
+            sessions.payment_record(transfer=transfer)
+    if request.htmx:
+        return render(request, "table/settle.html#transfers", _settle_context(transfer.session))
+    return redirect("settle", session_id=session_id)
+
+
+@require_GET
+def summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """A clean page of the night's result, for a screenshot."""
+    session = session_for(request, session_id)
+    return render(request, "table/summary.html", _settle_context(session))
