@@ -9,7 +9,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 UV := $(shell command -v uv 2>/dev/null || echo "python3 -m uv")
 
-.PHONY: help uv sync run test test-postgres postgres bench check-examples lint
+.PHONY: help uv gettext chromium sync run test test-postgres postgres bench check-examples lint
 
 help:
 	@echo "make run    install, migrate and serve on http://127.0.0.1:8000 (embedded SQLite)"
@@ -19,15 +19,26 @@ help:
 uv:
 	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
 
-sync: uv
+sync: uv gettext
 	@$(UV) sync --frozen --quiet
+	@$(UV) run python manage.py compilemessages --ignore=.venv -v0
+
+# Thai is the first language: its catalogue is compiled from scorekeeper/locale at install.
+gettext:
+	@command -v msgfmt >/dev/null || { apt-get update -qq && apt-get install -y -qq gettext; }
+
+# Browser tests drive Debian's Chromium (Playwright cannot download browsers here), with Thai fonts
+# so screenshots show Thai rather than boxes.
+chromium:
+	@command -v chromium >/dev/null && dpkg -s fonts-thai-tlwg >/dev/null 2>&1 || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-thai-tlwg; }
 
 run: sync
 	$(UV) run python manage.py migrate --noinput
 	$(UV) run python manage.py runserver 127.0.0.1:8000
 
 # With DATABASE_URL pointing at PostgreSQL, the local server is started first if it is down.
-test: sync
+test: sync chromium
 	@if [[ "$${DATABASE_URL:-}" == postgres* ]]; then $(MAKE) --no-print-directory postgres; fi
 	$(UV) run pytest $(PYTEST_ARGS)
 
