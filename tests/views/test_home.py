@@ -1,7 +1,30 @@
-def test_the_home_page_says_what_scorekeeper_is_in_thai_and_english(client):
-    response = client.get("/")
-    assert response.status_code == 200
+from scorekeeper.models import Group
+
+
+def test_the_home_page_says_what_scorekeeper_is(en, db):
+    response = en.get("/")
     body = response.content.decode()
+    assert response.status_code == 200
     assert "<html" in body
-    assert "ดัมมี่น็อก" in body
-    assert "Knock Dummy" in body
+    assert "Knock Dummy (ดัมมี่น็อก)" in body
+
+
+def test_a_group_is_created_and_its_page_offers_a_session(en, db):
+    response = en.post("/groups/new", {"name": "  Saturday table "})
+    group = Group.objects.get()
+    assert response.status_code == 302
+    assert response.url == f"/g/{group.pk}/"
+    assert group.name == "Saturday table"
+    page = en.get(response.url).content.decode()
+    assert f"/g/{group.pk}/sessions/new" in page
+
+
+def test_a_group_without_a_name_is_refused_and_nothing_is_created(en, db):
+    response = en.post("/groups/new", {"name": ""})
+    assert response.status_code == 422
+    assert "This field is required" in response.content.decode()
+    assert Group.objects.count() == 0
+
+
+def test_an_unknown_group_is_not_found(en, db):
+    assert en.get("/g/999/").status_code == 404

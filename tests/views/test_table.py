@@ -1,0 +1,144 @@
+"""The table page, starting games, events, seats and the settle-up, through real views."""
+
+from scorekeeper.models import Game, LedgerLine, Transfer
+from scorekeeper.services import games, sessions
+from tests.views.conftest import HTMX
+
+
+def test_the_table_page_shows_the_scoreboard_in_seat_order_and_who_deals(en, table):
+    body = en.get(f"/s/{table.pk}/").content.decode()
+    assert "<html" in body
+    assert body.index('data-player="Ann"') < body.index('data-player="Dan"')
+    assert "Start the next game · Ann deals" in body
+
+
+def test_the_poll_gets_only_the_live_part(en, table):
+    response = en.get(f"/s/{table.pk}/", HTTP_HX_TARGET="live", **HTMX)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body
+    assert body.lstrip().startswith('<div id="live"')
+
+
+def test_starting_a_game_returns_to_the_table_with_the_game_in_play(en, table):
+    response = en.post(f"/s/{table.pk}/games/start", {"fool_swap": "on"})
+    assert response.status_code == 302
+    game = table.games.get()
+    assert game.status == Game.Status.IN_PLAY
+    body = en.get(response.url).content.decode()
+    assert f"/s/{table.pk}/games/{game.pk}/finish" in body
+    assert f"/s/{table.pk}/events/head" in body
+
+
+def test_an_htmx_start_asks_the_browser_to_reload_the_table(en, table):
+    response = en.post(f"/s/{table.pk}/games/start", {}, **HTMX)
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == f"/s/{table.pk}/"
+
+
+def test_a_second_game_cannot_start_while_one_is_in_play(en, in_play):
+    response = en.post(f"/s/{in_play.session.pk}/games/start", {})
+    assert response.status_code == 422
+    assert "Finish or void the game in play first" in response.content.decode()
+    assert in_play.session.games.count() == 1
+
+
+def test_an_event_is_recorded_and_its_payments_show_at_once(en, in_play):
+    url = f"/s/{in_play.session.pk}/events/head"
+    form = en.get(url).content.decode()
+    assert 'name="close"' in form
+    response = en.post(url, {"player": "Bee", "close": ["Dan"]})
+    assert response.status_code == 302
+    body = en.get(response.url).content.decode()
+    assert "Dan → Bee <strong>600</strong>" in body
+    assert "rule 27" in body
+
+
+def test_a_refused_event_says_why_and_writes_nothing(en, in_play):
+    url = f"/s/{in_play.session.pk}/events/head"
+    en.post(url, {"player": "Bee"})
+    response = en.post(url, {"player": "Cat"})
+    assert response.status_code == 422
+    assert "There is only one head card" in response.content.decode()
+    assert in_play.events.count() == 1
+    assert LedgerLine.objects.count() == 3
+
+
+def test_a_fine_form_asks_why_and_ends_the_game(en, in_play):
+    url = f"/s/{in_play.session.pk}/events/fine"
+    assert 'name="reason"' in en.get(url).content.decode()
+    en.post(url, {"player": "Ann", "reason": "misdeal"})
+    in_play.refresh_from_db()
+    assert in_play.status == Game.Status.FINED
+
+
+def test_an_unknown_event_type_goes_back_to_the_table(en, in_play):
+    response = en.get(f"/s/{in_play.session.pk}/events/teleport")
+    assert response.status_code == 302
+
+
+def test_a_new_player_takes_a_seat_between_games(en, table):
+    response = en.post(f"/s/{table.pk}/seats", {"position": "3", "name": "Eve"})
+    assert response.status_code == 302
+    page = en.get(f"/s/{table.pk}/seats").content.decode()
+    assert "Seat 4: Eve from game 1" in page
+    assert "Seat 4: Dan from game 1 until game 1" in page
+
+
+def test_settling_up_closes_the_session_and_lists_the_transfers(en, in_play):
+    games.game_finish(
+        game=in_play,
+        outcome={
+            "knock": {"player": "Ann", "kind": "normal"},
+            "points": {"Bee": 1, "Cat": 2, "Dan": 3},
+        },
+    )
+    session = in_play.session
+    response = en.post(f"/s/{session.pk}/settle", {"mode": "fewest"})
+    assert response.status_code == 302
+    session.refresh_from_db()
+    assert not session.is_open
+    body = en.get(f"/s/{session.pk}/settle").content.decode()
+    assert "Bee → Ann <strong>250.00 ฿</strong>" in body  # 500 points at half a baht
+    assert "Bee → Ann: 250.00 ฿ (500)" in body  # the LINE text
+
+
+def test_hub_settle_up_needs_the_one_person(en, table):
+    response = en.post(f"/s/{table.pk}/settle", {"mode": "hub"})
+    assert response.status_code == 422
+    assert "Choose who everyone settles with" in response.content.decode()
+    table.refresh_from_db()
+    assert table.is_open
+
+
+def test_marking_a_transfer_paid_swaps_only_the_transfer_list(en, in_play):
+    games.game_finish(
+        game=in_play,
+        outcome={
+            "knock": {"player": "Ann", "kind": "normal"},
+            "points": {"Bee": 1, "Cat": 2, "Dan": 3},
+        },
+    )
+    transfer = sessions.session_close(session=in_play.session)[0]
+    url = f"/s/{in_play.session.pk}/transfers/{transfer.pk}/paid"
+    swap = en.post(url, {}, **HTMX).content.decode()
+    assert "<html" not in swap
+    assert swap.lstrip().startswith('<section id="transfers"')
+    assert "Paid · undo" in swap
+    again = en.post(url, {})  # a double tap on a slow network records once
+    assert again.status_code == 302
+    assert transfer.lines.count() == 1
+    en.post(url, {"undo": "1"})
+    assert transfer.lines.count() == 2
+    assert Transfer.objects.get(pk=transfer.pk).lines.filter(reverses__isnull=False).count() == 1
+
+
+def test_the_summary_is_a_clean_page_of_the_night(en, table):
+    body = en.get(f"/s/{table.pk}/summary").content.decode()
+    assert "<html" in body
+    assert 'class="summary"' in body
+
+
+def test_unknown_sessions_and_transfers_are_not_found(en, table):
+    assert en.get("/s/999/").status_code == 404
+    assert en.post(f"/s/{table.pk}/transfers/999/paid").status_code == 404
