@@ -285,6 +285,10 @@ class FinishForm(forms.Form):
             "collected": "dark",
             "knocker_speto": "knocker_held",
             "face_down": "face_down",
+            # Points, levels and Spetos in hand share one table: its errors go under it.
+            "points": "by_levels",
+            "levels": "by_levels",
+            "speto_held": "by_levels",
         }.get(engine_field)
 
 

@@ -61,6 +61,12 @@ def error_text(error: RuleError) -> str:
         ),
         "paid-twice": lambda: _("This transfer is already marked paid."),
         "voided-twice": lambda: _("Game %(n)s is already voided.") % p,
+        "level-sleeper": lambda: (
+            _("%(name)s never collected or holds one colour: rule 60 makes them lose more.") % p
+        ),
+        "level-fool-light-color": lambda: (
+            _("%(name)s fooled a light-colour knock: rule 60 makes them lose more.") % p
+        ),
         "seats": lambda: _("Knock Dummy needs four different players."),
         "hub": lambda: _("Choose who everyone settles with."),
     }

@@ -254,6 +254,35 @@ def settle_events(game: Game) -> list[Line]:
     return [line for event in game.events for line in event_lines(game, event)]
 
 
+def level_warnings(game: Game) -> list[RuleError]:
+    """Return where levels the table gave contradict the forcing rules (60, 76-78), not errors."""
+    if game.knock is None or game.levels is None:
+        return []
+    warnings = []
+    for player, level in game.levels.items():
+        if level is Level.MORE:
+            continue
+        if game.sleep(player) > 1:
+            warnings.append(
+                RuleError(
+                    "level-sleeper",
+                    "{name} never collected or holds one colour: rule 60 makes them lose more",
+                    field="levels",
+                    name=player,
+                )
+            )
+        elif player == game.fool and game.knock.kind is KnockKind.LIGHT_COLOR:
+            warnings.append(
+                RuleError(
+                    "level-fool-light-color",
+                    "{name} fooled a light-colour knock: rule 60 makes them lose more",
+                    field="levels",
+                    name=player,
+                )
+            )
+    return warnings
+
+
 # -- levels of losing (rules 54-68) ------------------------------------------------------------
 
 

@@ -12,7 +12,7 @@ from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.messages import error_text
 from scorekeeper.models import Game, Player
 from scorekeeper.rules.errors import RuleError, TieUnresolved
-from scorekeeper.rules.knock_dummy import Due
+from scorekeeper.rules.knock_dummy import Due, level_warnings
 from scorekeeper.rules.knock_dummy_formulas import handovers
 from scorekeeper.services import games
 from scorekeeper.views.access import game_for
@@ -36,6 +36,7 @@ def _preview(game: Game, form: FinishForm) -> dict[str, Any]:
     except RuleError as e:
         return {"problem": error_text(e)}
     return {
+        "warnings": [error_text(w) for w in level_warnings(parsed)],
         "settlement": settlement,
         "after": [line for line in settlement.lines if line.due is Due.AFTER_GAME],
         "handovers": handovers(parsed, settlement),

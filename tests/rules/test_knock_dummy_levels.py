@@ -3,6 +3,8 @@
 import pytest
 
 from scorekeeper.rules.errors import TieUnresolved
+from scorekeeper.rules.knock_dummy import level_warnings, settle
+from scorekeeper.rules.knock_dummy_document import game_from_document
 from tests.rules.support import make_doc, make_stock_out, paid, settle_doc
 
 L, MED, MORE = "less", "medium", "more"
@@ -438,3 +440,30 @@ def test_an_unresolved_tie_leaves_the_game_pending(doc, tied, black, red):
     assert (tuple(raised.value.tied), raised.value.black, raised.value.red) == (tied, black, red)
     assert raised.value.code == "tie-unresolved"
     assert "\n" not in str(raised.value)
+
+
+def test_levels_that_contradict_the_forcing_rules_are_warned_about_but_settled_as_given():
+    doc = make_doc(
+        knock={"player": "Bee", "kind": "light-color"},
+        collected=["Ann", "Bee", "Cat"],
+        fool="Cat",
+        levels={"Ann": "more", "Cat": "less", "Dan": "medium"},
+        points=None,
+    )
+    game = game_from_document(doc)
+    warnings = level_warnings(game)
+    assert [(w.code, w.params["name"]) for w in warnings] == [
+        ("level-fool-light-color", "Cat"),
+        ("level-sleeper", "Dan"),
+    ]
+    assert settle(game).levels == {"Ann": "more", "Cat": "less", "Dan": "medium"}
+
+
+def test_levels_that_follow_the_forcing_rules_raise_no_warning():
+    doc = make_doc(
+        knock={"player": "Bee", "kind": "dark"},
+        collected=["Ann", "Bee", "Cat"],
+        levels={"Ann": "less", "Cat": "medium", "Dan": "more"},
+        points=None,
+    )
+    assert level_warnings(game_from_document(doc)) == []

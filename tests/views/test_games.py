@@ -162,3 +162,22 @@ def test_a_game_is_not_found_through_another_sessions_address(en, in_play):
     assert en.get(f"/s/{other.pk}/games/{in_play.pk}/").status_code == 404
     assert en.post(f"/s/{other.pk}/games/{in_play.pk}/void").status_code == 404
     assert en.get(f"/s/{in_play.session.pk}/games/999/").status_code == 404
+
+
+def test_missing_points_are_reported_inside_the_points_table(en, in_play):
+    response = en.post(url(in_play, "finish"), finish_data(points_2=""))
+    body = response.content.decode()
+    points = body[
+        body.index('id="field-points"') : body.index("</fieldset>", body.index('id="field-points"'))
+    ]
+    assert response.status_code == 422
+    assert "Points are missing for Cat." in points
+
+
+def test_levels_entered_against_the_forcing_rules_are_settled_with_a_warning(en, in_play):
+    data = finish_data(
+        by_levels="on", dark=["Dan"], level_1="more", level_2="medium", level_3="less"
+    )
+    body = en.post(url(in_play, "preview"), data, HTTP_HX_TARGET="preview", **HTMX).content.decode()
+    assert "Dan never collected or holds one colour: rule 60 makes them lose more." in body
+    assert 'data-preview-net="Dan">−400<' in body  # as given: less 100 × S 2, plus the knock 200
