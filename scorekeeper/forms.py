@@ -21,7 +21,7 @@ LEVEL_LABELS = {
     Level.MORE: _("Lose more (เสียมาก)"),
 }
 FACE_DOWN_LABELS = {
-    "": _("Nothing special"),
+    "": _("No Speto or dummy face down"),
     "dummy": _("A dummy (คว่ำดัมมี่)"),
     "speto": _("A Speto (คว่ำสเปโต)"),
     "speto-dummy": _("A Speto that was also a dummy"),
@@ -58,7 +58,7 @@ class SessionOpenForm(forms.Form):
         label=_("Fine (ค่าปรับรอบวง)"),
         min_value=1,
         required=False,
-        help_text=_("Empty: the medium rate."),
+        help_text=_("Leave empty to use the medium rate."),
     )
     point_value = forms.DecimalField(
         label=_("Baht per point"),
@@ -96,21 +96,23 @@ class StartForm(forms.Form):
         required=False,
     )
     fool_swap = forms.BooleanField(
-        label=_("Swap the fool discarder and the knocker (rule 17)"), required=False, initial=True
+        label=_("Swap the seats of the fool discarder and the knocker (rule 17)"),
+        required=False,
+        initial=True,
     )
 
 
 class EventForm(forms.Form):
     """One immediate event; which fields matter depends on its type."""
 
-    player = forms.ChoiceField(label=_("Who"))
+    player = forms.ChoiceField(label=_("Which player"))
     close = forms.MultipleChoiceField(
         label=_("Close discard by (ตีปี้ / ตีตัวกัน)"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
     count = forms.TypedChoiceField(
-        label=_("How many Spetos"), choices=[(1, "1"), (2, "2")], coerce=int, initial=1
+        label=_("How many Spetos?"), choices=[(1, "1"), (2, "2")], coerce=int, initial=1
     )
     reason = forms.ChoiceField(
         label=_("Why"),
@@ -313,7 +315,7 @@ class SettleForm(forms.Form):
         initial=Transfer.Mode.FEWEST,
         widget=forms.RadioSelect,
     )
-    hub = forms.ChoiceField(label=_("The one person"), required=False)
+    hub = forms.ChoiceField(label=_("Who everyone settles with"), required=False)
 
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -45,7 +45,11 @@ def error_text(error: RuleError) -> str:
         "events-after-fine": lambda: _("A fine ends the game: nothing can follow it."),
         "fine-with-result": lambda: _("A fine ended this game: it has no result."),
         "game-in-play": lambda: _("Finish or void the game in play first."),
-        "game-not-in-play": lambda: _("This game is already recorded."),
+        "game-recorded": lambda: _("Game %(n)s was already recorded by %(who)s at %(at)s.") % p,
+        "game-voided": lambda: _("Game %(n)s was voided.") % p,
+        "too-many-tries": lambda: _("Too many codes were tried from this phone: wait ten minutes."),
+        "invite-unknown": lambda: _("That invite is unknown or has expired."),
+        "key-reused": lambda: _("This form was already used: reload the page."),
         "session-closed": lambda: _("This session is closed."),
         "last-drawer": lambda: _("A stock-out game needs who drew the last card (rule 11)."),
         "tie-needs-draw": lambda: (
@@ -62,7 +66,7 @@ def error_text(error: RuleError) -> str:
         "paid-twice": lambda: _("This transfer is already marked paid."),
         "voided-twice": lambda: _("Game %(n)s is already voided.") % p,
         "level-sleeper": lambda: (
-            _("%(name)s never collected or holds one colour: rule 60 makes them lose more.") % p
+            _("%(name)s never collected or held one suit only: rule 60 makes them lose more.") % p
         ),
         "level-fool-light-color": lambda: (
             _("%(name)s fooled a light-colour knock: rule 60 makes them lose more.") % p

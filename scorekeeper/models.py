@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.knock_dummy_document import game_from_document
@@ -56,7 +57,7 @@ class Session(models.Model):
         THEP = "thep", "ระดับเทพ (80/100/120)"
         SIAN = "sian", "ระดับเซียน (100/200/300)"
         KHOT_SIAN = "khot-sian", "ระดับโคตรเซียน (200/300/400)"
-        CUSTOM = "custom", "Custom rates"
+        CUSTOM = "custom", _("Custom rates")
 
     group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="sessions")
     ruleset = models.CharField(max_length=30, choices=Ruleset.choices)
@@ -125,11 +126,11 @@ class Game(models.Model):
     """One deal, from the deal to the last payment; its outcome kept as a settle document."""
 
     class Status(models.TextChoices):
-        IN_PLAY = "in-play", "in play"
-        PENDING_TIE = "pending-tie", "pending tie"
-        SETTLED = "settled", "settled"
-        FINED = "fined", "ended by a fine"
-        VOIDED = "voided", "voided"
+        IN_PLAY = "in-play", _("in play")
+        PENDING_TIE = "pending-tie", _("waiting for a tie")
+        SETTLED = "settled", _("settled")
+        FINED = "fined", _("ended by a fine")
+        VOIDED = "voided", _("voided")
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="games")
     number = models.PositiveIntegerField()  # a correction keeps the number of the game it replaces
@@ -195,8 +196,8 @@ class Transfer(models.Model):
     """A payment the settle-up asks for at the end of a session."""
 
     class Mode(models.TextChoices):
-        FEWEST = "fewest", "fewest transfers"
-        HUB = "hub", "everyone with one person"
+        FEWEST = "fewest", _("fewest transfers")
+        HUB = "hub", _("everyone with one person")
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="transfers")
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -299,3 +300,124 @@ class Standing(models.Model):
     def balance(self) -> int:
         """What the player is still owed (+) or still owes (−)."""
         return self.net + self.settled
+
+
+# -- who may see and change a table -------------------------------------------------------------
+
+
+class Device(models.Model):
+    """A phone or browser that joined a group, known by the Django session bound to it."""
+
+    created_at = models.DateTimeField(default=timezone.now)
+    user_agent = models.CharField(max_length=200, blank=True)
+
+    def __str__(self) -> str:
+        return f"device {self.pk}"
+
+
+class MembershipQuerySet(models.QuerySet["Membership"]):
+    def for_visitor(self, device: "Device | None", user: Any) -> "MembershipQuerySet":
+        """The memberships of this device, or of this signed-in account on any device."""
+        who = Q(device=device) if device is not None else Q(pk__in=[])
+        if user is not None and user.is_authenticated:
+            who |= Q(user=user)
+        return self.filter(who)
+
+
+class Membership(models.Model):
+    """A device's (or account's) place in a group, with its role."""
+
+    class Role(models.TextChoices):
+        HOST = "host", "host"  # void games, change seats and stakes, close sessions, members
+        PLAYER = "player", "player"  # enter games and events
+        VIEWER = "viewer", "viewer"  # read only
+
+    RANK: ClassVar = {Role.VIEWER: 0, Role.PLAYER: 1, Role.HOST: 2}
+
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="memberships")
+    role = models.CharField(max_length=8, choices=Role.choices)
+    device = models.ForeignKey(
+        Device, null=True, blank=True, on_delete=models.PROTECT, related_name="memberships"
+    )
+    user = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.PROTECT, related_name="memberships"
+    )
+    name = models.CharField(max_length=40, blank=True)  # how the others know this phone
+    joined_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = MembershipQuerySet.as_manager()
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["group", "device"],
+                condition=Q(revoked_at__isnull=True, device__isnull=False),
+                name="one_membership_per_device",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.get_role_display()} {self.pk}"
+
+    def can(self, role: str) -> bool:
+        return self.RANK[Membership.Role(self.role)] >= self.RANK[Membership.Role(role)]
+
+
+class Invite(models.Model):
+    """A way into a group: a link with a long token, or a short code typed at the table."""
+
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="invites")
+    role = models.CharField(max_length=8, choices=Membership.Role.choices)
+    token = models.CharField(max_length=64, unique=True)  # 192 random bits, URL-safe
+    code = models.CharField(max_length=8, unique=True)  # 8 characters without look-alikes
+    created_by = models.ForeignKey(
+        Membership, null=True, on_delete=models.PROTECT, related_name="invites"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def is_live(self) -> bool:
+        return self.revoked_at is None and self.expires_at > timezone.now()
+
+
+class JoinAttempt(models.Model):
+    """A short code typed at the join screen, for its rate limit."""
+
+    address = models.GenericIPAddressField()
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+
+class AuditEntry(models.Model):
+    """Who recorded, voided or changed what, and when: visible to the group's members."""
+
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="audit")
+    session = models.ForeignKey(
+        Session, null=True, blank=True, on_delete=models.PROTECT, related_name="audit"
+    )
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    membership = models.ForeignKey(
+        Membership, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    device = models.ForeignKey(
+        Device, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    action = models.CharField(max_length=30)
+    detail = models.JSONField(default=dict)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("-at", "-id")
+
+
+class IdempotencyKey(models.Model):
+    """A form's key, stored with the write it made: a retry finds it and gets the same result."""
+
+    key = models.CharField(max_length=64, unique=True)
+    action = models.CharField(max_length=30)
+    result = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)

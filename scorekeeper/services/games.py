@@ -5,11 +5,12 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from scorekeeper.models import Event, Game, Player, Session
+from scorekeeper.models import Event, Game, Membership, Player, Session
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.errors import TieUnresolved
 from scorekeeper.rules.knock_dummy_document import FIELDS, game_from_document
-from scorekeeper.services import ledger
+from scorekeeper.services import ledger, once
+from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.sessions import lock_open, next_game_number, seat_move
 
@@ -91,6 +92,8 @@ def game_start(
     dealer: Player | None = None,
     fool_swap: bool = True,
     head_color: str | None = None,
+    actor: Membership | None = None,
+    idempotency_key: str | None = None,
 ) -> Game:
     """Start the next game: the dealer by rules 9-11 and 16, seats swapped after a fool (17).
 
@@ -98,6 +101,8 @@ def game_start(
     (rule 65).
     """
     session = lock_open(session)
+    if (done := once.replayed(idempotency_key, "game-start")) is not None:
+        return Game.objects.get(pk=done["game"])
     if session.games.filter(status=Game.Status.IN_PLAY).exists():
         raise ServiceError("game-in-play", "finish or void the game in play first")
     last = _last_standing(session)
@@ -111,6 +116,10 @@ def game_start(
                 n=last.number,
             )
         _resolve(last, {"head_color": head_color})
+        audit(
+            group=session.group, actor=actor, action="tie-resolve", session=session, game=last,
+            detail={"head_color": head_color},
+        )  # fmt: skip
     if fool_swap:
         _fool_swap(session)
     seats = [s.player for s in session.seats.current().select_related("player")]
@@ -119,33 +128,49 @@ def game_start(
         raise ServiceError("dealer", "{name} is not seated", field="dealer", name=dealer)
     at = seats.index(dealer)
     players = seats[at:] + seats[:at]  # turn order from the dealer
-    return Game.objects.create(
+    game = Game.objects.create(
         session=session,
         number=next_game_number(session),
         dealer=dealer,
         seating=[p.pk for p in players],
         document=_header(session, players),
     )
+    audit(group=session.group, actor=actor, action="game-start", session=session, game=game)
+    once.remember(idempotency_key, "game-start", {"game": game.pk})
+    return game
 
 
-def _lock_in_play(game: Game) -> tuple[Session, Game]:
-    session = lock_open(game.session)
+def _in_play(game: Game) -> Game:
+    """Reload the game under the session's lock; refuse it unless it is still in play."""
     game = Game.objects.get(pk=game.pk)
-    if game.status != Game.Status.IN_PLAY:
-        raise ServiceError(
-            "game-not-in-play",
-            "game {n} is {status}: it takes no more events or results",
-            field="game",
-            n=game.number,
-            status=game.get_status_display(),
-        )
-    return session, game
+    if game.status == Game.Status.IN_PLAY:
+        return game
+    if game.status == Game.Status.VOIDED:
+        raise ServiceError("game-voided", "game {n} was voided", field="game", n=game.number)
+    last = game.session.audit.filter(game=game).select_related("membership").first()
+    raise ServiceError(
+        "game-recorded",
+        "game {n} was already recorded by {who} at {at}",
+        field="game",
+        n=game.number,
+        who=str(last.membership) if last and last.membership else "another phone",
+        at=f"{timezone.localtime(game.finished_at or timezone.now()):%H:%M}",
+    )
 
 
 @transaction.atomic
-def event_add(*, game: Game, event: dict[str, Any]) -> Event:
+def event_add(
+    *,
+    game: Game,
+    event: dict[str, Any],
+    actor: Membership | None = None,
+    idempotency_key: str | None = None,
+) -> Event:
     """Record an immediate event and write its lines at once (rule 80); a fine ends the game."""
-    session, game = _lock_in_play(game)
+    session = lock_open(game.session)
+    if (done := once.replayed(idempotency_key, "event-add")) is not None:
+        return Event.objects.get(pk=done["event"])
+    game = _in_play(game)
     events = [e.document for e in game.events.all()]
     parsed = game_from_document({**game.document, "events": [*events, event]})
     knock_dummy.settle_events(parsed)  # validates the events so far, with this one
@@ -163,13 +188,28 @@ def event_add(*, game: Game, event: dict[str, Any]) -> Event:
         game.status = Game.Status.FINED
         game.finished_at = timezone.now()
         game.save(update_fields=["document", "status", "finished_at"])
+    audit(
+        group=session.group, actor=actor, action="event-add", session=session, game=game,
+        detail=event,
+    )  # fmt: skip
+    once.remember(idempotency_key, "event-add", {"event": row.pk})
     return row
 
 
 @transaction.atomic
-def game_finish(*, game: Game, outcome: dict[str, Any], last_drawer: Player | None = None) -> Game:
+def game_finish(
+    *,
+    game: Game,
+    outcome: dict[str, Any],
+    last_drawer: Player | None = None,
+    actor: Membership | None = None,
+    idempotency_key: str | None = None,
+) -> Game:
     """Record how the game ended and write its after-game lines; a tie leaves it pending."""
-    session, game = _lock_in_play(game)
+    session = lock_open(game.session)
+    if (done := once.replayed(idempotency_key, "game-finish")) is not None:
+        return Game.objects.get(pk=done["game"])
+    game = _in_play(game)
     unknown = sorted(set(outcome) - OUTCOME_FIELDS)
     if unknown:
         raise ServiceError("outcome-field", "{name} is not part of a result", name=unknown[0])
@@ -185,6 +225,11 @@ def game_finish(*, game: Game, outcome: dict[str, Any], last_drawer: Player | No
     game.document = {**game.document, **outcome, "events": events}
     game.finished_at = timezone.now()
     _settle(session, game)
+    audit(
+        group=session.group, actor=actor, action="game-finish", session=session, game=game,
+        detail=outcome,
+    )  # fmt: skip
+    once.remember(idempotency_key, "game-finish", {"game": game.pk})
     return game
 
 
@@ -236,20 +281,38 @@ def _resolve(game: Game, tie_break: Any) -> Game:
 
 @transaction.atomic
 def game_resolve_tie(
-    *, game: Game, order: list[str] | None = None, head_color: str | None = None
+    *,
+    game: Game,
+    order: list[str] | None = None,
+    head_color: str | None = None,
+    actor: Membership | None = None,
+    idempotency_key: str | None = None,
 ) -> Game:
     """Settle a pending tie by a high-card draw's order or the next head card's colour (65-66)."""
-    lock_open(game.session)
+    session = lock_open(game.session)
+    if (done := once.replayed(idempotency_key, "tie-resolve")) is not None:
+        return Game.objects.get(pk=done["game"])
     game = Game.objects.get(pk=game.pk)
     if (order is None) == (head_color is None):
         raise ServiceError("tie-break", "give either an order or a head colour", field="tie_break")
-    return _resolve(game, order if order is not None else {"head_color": head_color})
+    tie_break = order if order is not None else {"head_color": head_color}
+    game = _resolve(game, tie_break)
+    audit(
+        group=session.group, actor=actor, action="tie-resolve", session=session, game=game,
+        detail={"tie_break": tie_break},
+    )  # fmt: skip
+    once.remember(idempotency_key, "tie-resolve", {"game": game.pk})
+    return game
 
 
 @transaction.atomic
-def game_void(*, game: Game) -> Game:
+def game_void(
+    *, game: Game, actor: Membership | None = None, idempotency_key: str | None = None
+) -> Game:
     """Void a game: reverse every line it wrote, keep it visible, free its number to correct."""
     session = lock_open(game.session)
+    if (done := once.replayed(idempotency_key, "game-void")) is not None:
+        return Game.objects.get(pk=done["game"])
     game = Game.objects.get(pk=game.pk)
     if game.status == Game.Status.VOIDED:
         raise ServiceError("voided-twice", "game {n} is already voided", n=game.number)
@@ -257,6 +320,8 @@ def game_void(*, game: Game) -> Game:
     game.status = Game.Status.VOIDED
     game.voided_at = timezone.now()
     game.save(update_fields=["status", "voided_at"])
+    audit(group=session.group, actor=actor, action="game-void", session=session, game=game)
+    once.remember(idempotency_key, "game-void", {"game": game.pk})
     return game
 
 
@@ -267,9 +332,13 @@ def game_correct(
     events: list[dict[str, Any]],
     outcome: dict[str, Any] | None = None,
     last_drawer: Player | None = None,
+    actor: Membership | None = None,
+    idempotency_key: str | None = None,
 ) -> Game:
     """Enter the corrected game in the place of a voided one, with its events and result."""
     session = lock_open(voided.session)
+    if (done := once.replayed(idempotency_key, "game-correct")) is not None:
+        return Game.objects.get(pk=done["game"])
     voided = Game.objects.get(pk=voided.pk)
     if voided.status != Game.Status.VOIDED:
         raise ServiceError("not-voided", "void game {n} before correcting it", n=voided.number)
@@ -283,14 +352,16 @@ def game_correct(
         document={k: voided.document[k] for k in voided.document if k in HEADER},
         replaces=voided,
     )
+    audit(group=session.group, actor=actor, action="game-correct", session=session, game=game)
     for event in events:
-        event_add(game=game, event=event)
+        event_add(game=game, event=event, actor=actor)
     game.refresh_from_db()
     if game.status == Game.Status.IN_PLAY:
         if outcome is None:
             raise ServiceError("outcome-missing", "a corrected game needs its result")
-        game_finish(game=game, outcome=outcome, last_drawer=last_drawer)
+        game_finish(game=game, outcome=outcome, last_drawer=last_drawer, actor=actor)
     elif outcome:
         raise ServiceError("fine-with-result", "a game ended by a fine has no result")
     game.refresh_from_db()
+    once.remember(idempotency_key, "game-correct", {"game": game.pk})
     return game

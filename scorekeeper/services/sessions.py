@@ -6,22 +6,24 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from scorekeeper.models import Game, Group, LedgerLine, Player, Seat, Session, Standing, Transfer
+from scorekeeper.models import (
+    Game,
+    Group,
+    LedgerLine,
+    Membership,
+    Player,
+    Seat,
+    Session,
+    Standing,
+    Transfer,
+)
 from scorekeeper.rules import transfers
 from scorekeeper.rules.knock_dummy import RULES, SEATS, STAKE_LEVELS
-from scorekeeper.services import ledger
+from scorekeeper.services import ledger, once
+from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 
 NAME_LENGTH = 40
-
-
-@transaction.atomic
-def group_create(*, name: str) -> Group:
-    """Start a circle of players (วง)."""
-    name = name.strip()
-    if not name:
-        raise ServiceError("group-name", "a group needs a name", field="name")
-    return Group.objects.create(name=name)
 
 
 @transaction.atomic
@@ -60,12 +62,17 @@ def session_open(
     first_dealer: Player | int | None = None,
     stakes: tuple[int, int, int] | None = None,
     fine: int | None = None,
+    actor: Membership | None = None,
+    idempotency_key: str | None = None,
 ) -> Session:
     """Open a session: four players in seat order, the first dealer and the stakes (rule 69).
 
     A player may be given by name: a member of that name, or a new one. `first_dealer` may be a
     seat index.
     """
+    Group.objects.select_for_update().get(pk=group.pk)  # two taps on "open" wait for each other
+    if (done := once.replayed(idempotency_key, "session-open")) is not None:
+        return Session.objects.get(pk=done["session"])
     players = [p if isinstance(p, Player) else player_create(group=group, name=p) for p in players]
     if isinstance(first_dealer, int) and 0 <= first_dealer < len(players):
         first_dealer = players[first_dealer]
@@ -109,6 +116,8 @@ def session_open(
         Seat(session=session, player=p, position=i, since_game=1) for i, p in enumerate(players)
     )
     Standing.objects.bulk_create(Standing(session=session, player=p) for p in players)
+    audit(group=group, actor=actor, action="session-open", session=session)
+    once.remember(idempotency_key, "session-open", {"session": session.pk})
     return session
 
 
@@ -118,12 +127,19 @@ def next_game_number(session: Session) -> int:
 
 
 @transaction.atomic
-def seat_change(*, session: Session, position: int, player: Player) -> list[Seat]:
+def seat_change(
+    *, session: Session, position: int, player: Player, actor: Membership | None = None
+) -> list[Seat]:
     """Put `player` in the seat at `position` from the next game on; a seated player swaps."""
     session = lock_open(session)
     if session.games.filter(status=Game.Status.IN_PLAY).exists():
         raise ServiceError("game-in-play", "finish or void the game in play first", field="seat")
-    return seat_move(session=session, position=position, player=player)
+    seats = seat_move(session=session, position=position, player=player)
+    audit(
+        group=session.group, actor=actor, action="seat-change", session=session,
+        detail={"position": position, "player": player.name},
+    )  # fmt: skip
+    return seats
 
 
 def seat_move(*, session: Session, position: int, player: Player) -> list[Seat]:
@@ -152,7 +168,11 @@ def seat_move(*, session: Session, position: int, player: Player) -> list[Seat]:
 
 @transaction.atomic
 def session_close(
-    *, session: Session, mode: str = Transfer.Mode.FEWEST, hub: Player | None = None
+    *,
+    session: Session,
+    mode: str = Transfer.Mode.FEWEST,
+    hub: Player | None = None,
+    actor: Membership | None = None,
 ) -> list[Transfer]:
     """Close the session and say who pays whom: the fewest transfers, or everyone with `hub`."""
     session = lock_open(session)
@@ -187,6 +207,13 @@ def session_close(
     )
     session.closed_at = timezone.now()
     session.save(update_fields=["closed_at"])
+    audit(
+        group=session.group,
+        actor=actor,
+        action="session-close",
+        session=session,
+        detail={"mode": mode},
+    )
     return rows
 
 
@@ -196,20 +223,24 @@ def _paid(transfer: Transfer) -> bool:
 
 
 @transaction.atomic
-def payment_record(*, transfer: Transfer) -> LedgerLine:
+def payment_record(*, transfer: Transfer, actor: Membership | None = None) -> LedgerLine:
     """Record that a settle-up transfer was paid: itself a ledger line."""
-    lock(transfer.session)
+    session = lock(transfer.session)
     if _paid(transfer):
         raise ServiceError("paid-twice", "this transfer is already marked paid", field="transfer")
-    return ledger.payment_write(transfer=transfer)
+    line = ledger.payment_write(transfer=transfer)
+    paid = {"payer": transfer.payer.name, "payee": transfer.payee.name, "amount": transfer.amount}
+    audit(group=session.group, actor=actor, action="payment-record", session=session, detail=paid)
+    return line
 
 
 @transaction.atomic
-def payment_undo(*, transfer: Transfer) -> LedgerLine:
+def payment_undo(*, transfer: Transfer, actor: Membership | None = None) -> LedgerLine:
     """Take back a payment marked by mistake, by a visible reversing line."""
     session = lock(transfer.session)
     if not _paid(transfer):
         raise ServiceError("not-paid", "this transfer is not marked paid", field="transfer")
     last = transfer.lines.filter(reverses__isnull=True, reversed_by__isnull=True).last()
     assert last is not None
+    audit(group=session.group, actor=actor, action="payment-undo", session=session)
     return ledger.lines_reverse(session=session, lines=[last])[0]

@@ -1,8 +1,11 @@
 """Template filters for the score sheet: signed points, baht, and items in the game's words."""
 
+import uuid
 from decimal import Decimal
 
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 register = template.Library()
@@ -87,3 +90,9 @@ def formula_words(handover: object) -> str:
         return "0"
     text = ("−" if parts[0][0] == "−" else "") + parts[0][1]
     return text + "".join(f" {s} {w}" for s, w in parts[1:])
+
+
+@register.simple_tag
+def once_field() -> SafeString:
+    """A fresh idempotency key for the form being rendered: a retry of it records nothing twice."""
+    return format_html('<input type="hidden" name="idempotency_key" value="{}">', uuid.uuid4().hex)

@@ -1,26 +1,82 @@
-"""Fetch what a request names, for this user, before anything else happens; 404 otherwise."""
+"""Fetch what a request names, for this visitor, before anything else happens.
 
+A visitor is a device (bound to the Django session when it joins a group) and, if signed in, an
+account. Not a member of the group: 404, as if it did not exist. A member without the role the
+view needs: 403.
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Game, Group, Session, Transfer
+from scorekeeper.models import Device, Game, Group, Membership, Session, Transfer
+from scorekeeper.services import access
+
+VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
+DEVICE_KEY = "device"
 
 
-def group_for(request: HtmxHttpRequest, group_id: int) -> Group:
-    return get_object_or_404(Group, pk=group_id)
+def visitor_device(request: HtmxHttpRequest) -> Device | None:
+    pk = request.session.get(DEVICE_KEY)
+    return Device.objects.filter(pk=pk).first() if pk else None
 
 
-def session_for(request: HtmxHttpRequest, session_id: int) -> Session:
-    return get_object_or_404(Session.objects.select_related("group"), pk=session_id)
+def device_bind(request: HtmxHttpRequest) -> Device:
+    """Return this browser's device, registering it (under a fresh session key) the first time."""
+    device = visitor_device(request)
+    if device is None:
+        device = access.device_create(user_agent=request.headers.get("User-Agent", ""))
+        request.session.cycle_key()  # a new identity gets a new session key
+        request.session[DEVICE_KEY] = device.pk
+    return device
 
 
-def game_for(request: HtmxHttpRequest, session_id: int, game_id: int) -> Game:
-    session = session_for(request, session_id)
+def visitor_memberships(request: HtmxHttpRequest) -> "list[Membership]":
+    return list(
+        Membership.objects.for_visitor(visitor_device(request), request.user)
+        .filter(revoked_at__isnull=True)
+        .select_related("group")
+    )
+
+
+def membership_in(request: HtmxHttpRequest, group: Group) -> Membership | None:
+    """Return the visitor's strongest membership of `group`."""
+    mine = [m for m in visitor_memberships(request) if m.group_id == group.pk]
+    return max(mine, key=lambda m: Membership.RANK[Membership.Role(m.role)], default=None)
+
+
+def _admit(request: HtmxHttpRequest, group: Group, role: str) -> Membership:
+    membership = membership_in(request, group)
+    if membership is None:
+        raise Http404("no such group")
+    if not membership.can(role):
+        raise PermissionDenied("this needs another role")
+    request.membership = membership
+    return membership
+
+
+def group_for(request: HtmxHttpRequest, group_id: int, role: str = VIEWER) -> Group:
+    group = get_object_or_404(Group, pk=group_id)
+    _admit(request, group, role)
+    return group
+
+
+def session_for(request: HtmxHttpRequest, session_id: int, role: str = VIEWER) -> Session:
+    session = get_object_or_404(Session.objects.select_related("group"), pk=session_id)
+    _admit(request, session.group, role)
+    return session
+
+
+def game_for(request: HtmxHttpRequest, session_id: int, game_id: int, role: str = VIEWER) -> Game:
+    session = session_for(request, session_id, role)
     return get_object_or_404(
         Game.objects.select_related("session__group"), pk=game_id, session=session
     )
 
 
-def transfer_for(request: HtmxHttpRequest, session_id: int, transfer_id: int) -> Transfer:
-    session = session_for(request, session_id)
+def transfer_for(
+    request: HtmxHttpRequest, session_id: int, transfer_id: int, role: str = VIEWER
+) -> Transfer:
+    session = session_for(request, session_id, role)
     return get_object_or_404(Transfer, pk=transfer_id, session=session)

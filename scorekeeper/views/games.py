@@ -15,7 +15,7 @@ from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.knock_dummy import Due, level_warnings
 from scorekeeper.rules.knock_dummy_formulas import handovers
 from scorekeeper.services import games
-from scorekeeper.views.access import game_for
+from scorekeeper.views.access import HOST, PLAYER, game_for
 
 
 def _player_named(game: Game, name: str) -> Player | None:
@@ -57,7 +57,7 @@ def _finish_page(
 @require_http_methods(["GET", "POST"])
 def finish(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """The end-of-game screen; saving writes the after-game lines (or leaves a tie pending)."""
-    game = game_for(request, session_id, game_id)
+    game = game_for(request, session_id, game_id, PLAYER)
     if game.status != Game.Status.IN_PLAY:
         return redirect("game", session_id=session_id, game_id=game.pk)
     form = FinishForm(request.POST or None, players=game.document["players"])
@@ -66,7 +66,13 @@ def finish(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespo
     if form.is_valid():
         drawer = _player_named(game, form.cleaned_data["last_drawer"] or "")
         try:
-            games.game_finish(game=game, outcome=form.outcome(), last_drawer=drawer)
+            games.game_finish(
+                game=game,
+                outcome=form.outcome(),
+                last_drawer=drawer,
+                actor=request.membership,
+                idempotency_key=request.POST.get("idempotency_key"),
+            )
         except RuleError as e:
             form.add_error(form.field_for(e.field), error_text(e))
         else:
@@ -77,7 +83,7 @@ def finish(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespo
 @require_POST
 def preview(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """Preview the settlement of the end-of-game form as it is filled in; writes nothing."""
-    game = game_for(request, session_id, game_id)
+    game = game_for(request, session_id, game_id, PLAYER)
     form = FinishForm(request.POST, players=game.document["players"])
     return _finish_page(request, game, form)
 
@@ -106,24 +112,30 @@ def detail(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespo
 @require_http_methods(["GET", "POST"])
 def void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """Ask, then void: every line reversed, the game kept and struck through."""
-    game = game_for(request, session_id, game_id)
+    game = game_for(request, session_id, game_id, HOST)
     if request.method == "POST":
         with contextlib.suppress(RuleError):  # already voided: a second tap
-            games.game_void(game=game)
+            games.game_void(game=game, actor=request.membership)
         return redirect("game", session_id=session_id, game_id=game.pk)
     return render(request, "games/void.html", {"session": game.session, "game": game})
 
 
 @require_POST
 def resolve_tie(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
-    game = game_for(request, session_id, game_id)
+    game = game_for(request, session_id, game_id, PLAYER)
     form = TieForm(request.POST)
     error = None
     if form.is_valid():
         order = [n.strip() for n in form.cleaned_data["order"].split(",") if n.strip()]
         color = form.cleaned_data["head_color"] or None
         try:
-            games.game_resolve_tie(game=game, order=order or None, head_color=color)
+            games.game_resolve_tie(
+                game=game,
+                order=order or None,
+                head_color=color,
+                actor=request.membership,
+                idempotency_key=request.POST.get("idempotency_key"),
+            )
         except RuleError as e:
             error = error_text(e)
         else:
@@ -142,7 +154,7 @@ def resolve_tie(request: HtmxHttpRequest, session_id: int, game_id: int) -> Http
 @require_http_methods(["GET", "POST"])
 def correct(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """Enter a voided game again, corrected, in its place."""
-    voided = game_for(request, session_id, game_id)
+    voided = game_for(request, session_id, game_id, HOST)
     if voided.status != Game.Status.VOIDED or hasattr(voided, "replaced_by"):
         return redirect("game", session_id=session_id, game_id=voided.pk)
     events = list(voided.events.all())
@@ -157,6 +169,8 @@ def correct(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResp
                 events=[e.document for e in events if str(e.pk) in kept],
                 outcome=None if fined else form.outcome(),
                 last_drawer=drawer,
+                actor=request.membership,
+                idempotency_key=request.POST.get("idempotency_key"),
             )
         except RuleError as e:
             form.add_error(form.field_for(e.field), error_text(e))

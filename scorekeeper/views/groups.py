@@ -9,24 +9,30 @@ from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.messages import error_text
 from scorekeeper.models import Group
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import sessions
-from scorekeeper.views.access import group_for
+from scorekeeper.services import access, sessions
+from scorekeeper.views.access import PLAYER, device_bind, group_for, visitor_memberships
 
 
 @require_GET
 def index(request: HtmxHttpRequest) -> HttpResponse:
-    """List the groups, newest first, with a form to start one."""
-    groups = Group.objects.order_by("-created_at")
-    return render(request, "groups/index.html", {"groups": groups, "form": GroupForm()})
+    """List the visitor's groups, newest first, with a form to start one."""
+    return render(request, "groups/index.html", {"groups": _mine(request), "form": GroupForm()})
+
+
+def _mine(request: HtmxHttpRequest) -> list[Group]:
+    groups = {m.group for m in visitor_memberships(request)}
+    return sorted(groups, key=lambda g: g.created_at, reverse=True)
 
 
 @require_POST
 def create(request: HtmxHttpRequest) -> HttpResponse:
     form = GroupForm(request.POST)
     if not form.is_valid():
-        groups = Group.objects.order_by("-created_at")
-        return render(request, "groups/index.html", {"groups": groups, "form": form}, status=422)
-    group = sessions.group_create(name=form.cleaned_data["name"])
+        context = {"groups": _mine(request), "form": form}
+        return render(request, "groups/index.html", context, status=422)
+    group = access.group_create(
+        name=form.cleaned_data["name"], device=device_bind(request), user=request.user
+    )
     return redirect("group", group_id=group.pk)
 
 
@@ -40,6 +46,7 @@ def detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
             "group": group,
             "sessions": group.sessions.order_by("-started_at"),
             "players": group.players.order_by("name"),
+            "membership": request.membership,
         },
     )
 
@@ -47,7 +54,7 @@ def detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def session_open(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     """Open a session: four players in seat order, the first dealer, the stakes."""
-    group = group_for(request, group_id)
+    group = group_for(request, group_id, PLAYER)
     form = SessionOpenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -59,6 +66,8 @@ def session_open(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
                 fine=form.cleaned_data["fine"],
                 point_value=form.cleaned_data["point_value"],
                 first_dealer=form.cleaned_data["first_dealer"] - 1,
+                actor=request.membership,
+                idempotency_key=request.POST.get("idempotency_key"),
             )
         except RuleError as e:
             form.add_error(None, error_text(e))

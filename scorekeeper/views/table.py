@@ -19,7 +19,7 @@ from scorekeeper.messages import error_text
 from scorekeeper.models import Game, LedgerLine, Player, Session
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, sessions
-from scorekeeper.views.access import session_for, transfer_for
+from scorekeeper.views.access import HOST, PLAYER, session_for, transfer_for
 
 EVENT_CHOICES = [
     ("head", gettext_lazy("Head picked up (เกิดหัว)")),
@@ -94,7 +94,7 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     template = "table/session.html"
     if request.htmx and request.htmx.target == "live":
         template += "#live"
-    return render(request, template, table_context(session))
+    return render(request, template, {**table_context(session), "membership": request.membership})
 
 
 def _back_to_table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
@@ -104,7 +104,7 @@ def _back_to_table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
 
 @require_POST
 def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    session = session_for(request, session_id)
+    session = session_for(request, session_id, PLAYER)
     form = StartForm(request.POST)
     context = table_context(session)
     if form.is_valid():
@@ -113,6 +113,8 @@ def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
                 session=session,
                 fool_swap=form.cleaned_data["fool_swap"],
                 head_color=form.cleaned_data["head_color"] or None,
+                actor=request.membership,
+                idempotency_key=request.POST.get("idempotency_key"),
             )
         except RuleError as e:
             form.add_error(None, error_text(e))
@@ -125,7 +127,7 @@ def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def event_add(request: HtmxHttpRequest, session_id: int, event_type: str) -> HttpResponse:
     """Record one immediate event of the game in play: its lines are paid at once."""
-    session = session_for(request, session_id)
+    session = session_for(request, session_id, PLAYER)
     game = session.games.filter(status=Game.Status.IN_PLAY).first()
     labels = dict(EVENT_CHOICES)
     if game is None or event_type not in labels:
@@ -133,7 +135,12 @@ def event_add(request: HtmxHttpRequest, session_id: int, event_type: str) -> Htt
     form = EventForm(request.POST or None, players=game.document["players"], event_type=event_type)
     if request.method == "POST" and form.is_valid():
         try:
-            games.event_add(game=game, event=form.event())
+            games.event_add(
+                game=game,
+                event=form.event(),
+                actor=request.membership,
+                idempotency_key=request.POST.get("idempotency_key"),
+            )
         except RuleError as e:
             form.add_error(None, error_text(e))
         else:
@@ -145,13 +152,16 @@ def event_add(request: HtmxHttpRequest, session_id: int, event_type: str) -> Htt
 @require_http_methods(["GET", "POST"])
 def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Change who sits where between games."""
-    session = session_for(request, session_id)
+    session = session_for(request, session_id, HOST)
     form = SeatForm(request.POST or None, seats=4)
     if request.method == "POST" and form.is_valid():
         try:
             player = sessions.player_create(group=session.group, name=form.cleaned_data["name"])
             sessions.seat_change(
-                session=session, position=form.cleaned_data["position"], player=player
+                session=session,
+                position=form.cleaned_data["position"],
+                player=player,
+                actor=request.membership,
             )
         except RuleError as e:
             form.add_error(None, error_text(e))
@@ -172,12 +182,16 @@ def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = session_for(request, session_id)
     names = [row.player.name for row in _scoreboard(session)]
     form = SettleForm(request.POST or None, players=names)
+    if request.method == "POST":
+        session_for(request, session_id, HOST)  # closing the night is the host's
     if request.method == "POST" and session.is_open and form.is_valid():
         hub = None
         if form.cleaned_data["hub"]:
             hub = session.group.players.get(name=form.cleaned_data["hub"])
         try:
-            sessions.session_close(session=session, mode=form.cleaned_data["mode"], hub=hub)
+            sessions.session_close(
+                session=session, mode=form.cleaned_data["mode"], hub=hub, actor=request.membership
+            )
         except RuleError as e:
             form.add_error(None, error_text(e))
         else:
@@ -221,13 +235,13 @@ def _share_text(session: Session, rows: list[dict[str, Any]]) -> str:
 
 @require_POST
 def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -> HttpResponse:
-    transfer = transfer_for(request, session_id, transfer_id)
+    transfer = transfer_for(request, session_id, transfer_id, PLAYER)
     # A refusal means the transfer is already as asked (a double tap): show the page as it is.
     with contextlib.suppress(RuleError):
         if request.POST.get("undo"):
-            sessions.payment_undo(transfer=transfer)
+            sessions.payment_undo(transfer=transfer, actor=request.membership)
         else:
-            sessions.payment_record(transfer=transfer)
+            sessions.payment_record(transfer=transfer, actor=request.membership)
     if request.htmx:
         return render(request, "table/settle.html#transfers", _settle_context(transfer.session))
     return redirect("settle", session_id=session_id)

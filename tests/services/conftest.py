@@ -3,7 +3,7 @@ from decimal import Decimal
 import pytest
 
 from scorekeeper.models import Player, Session
-from scorekeeper.services import sessions
+from scorekeeper.services import access, sessions
 
 NAMES = ("Ann", "Bee", "Cat", "Dan")
 
@@ -11,7 +11,7 @@ NAMES = ("Ann", "Bee", "Cat", "Dan")
 def make_session(
     names: tuple[str, ...] = NAMES, stake_level: str = "sian", **kwargs: object
 ) -> Session:
-    group = sessions.group_create(name="วงวันเสาร์")
+    group = access.group_create(name="วงวันเสาร์")
     players = [sessions.player_create(group=group, name=n) for n in names]
     return sessions.session_open(
         group=group,

@@ -66,7 +66,7 @@ def test_a_fine_ends_the_game_and_passes_the_deal_to_the_next_player(table):
     game.refresh_from_db()
     assert game.status == Game.Status.FINED
     assert nets(table) == {"Ann": -600, "Bee": 200, "Cat": 200, "Dan": 200}
-    with pytest.raises(ServiceError, match="takes no more"):
+    with pytest.raises(ServiceError, match="game 1 was already recorded by another phone"):
         games.game_finish(game=game, outcome=DARK_FOOL)
     assert games.game_start(session=table).dealer.name == "Bee"  # rule 16
 

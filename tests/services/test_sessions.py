@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 
 from scorekeeper.models import LedgerLine, Session, Transfer
-from scorekeeper.services import games, sessions
+from scorekeeper.services import access, games, sessions
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger import session_audit
 from tests.services.conftest import make_session, nets, player
@@ -53,7 +53,7 @@ def test_the_fine_defaults_to_the_medium_rate(db):
 
 
 def test_a_player_name_is_trimmed_and_reused_within_a_group(db):
-    group = sessions.group_create(name="วง")
+    group = access.group_create(name="วง")
     first = sessions.player_create(group=group, name="  สมชาย  ")
     assert sessions.player_create(group=group, name="สมชาย") == first
     with pytest.raises(ServiceError, match="needs a name"):

@@ -3,8 +3,8 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from scorekeeper.models import Game, Session
-from scorekeeper.services import games, sessions
+from scorekeeper.models import Game, Group, Membership, Session
+from scorekeeper.services import access, games, sessions
 
 
 @pytest.fixture
@@ -14,10 +14,24 @@ def en(client: Client) -> Client:
     return client
 
 
+def member(client: Client, group: Group, role: str) -> Membership:
+    """Make `client` a phone that joined `group` with `role`."""
+    device = access.device_create(user_agent="test")
+    membership = Membership.objects.create(group=group, role=role, device=device)
+    session = client.session
+    session["device"] = device.pk
+    session.save()
+    return membership
+
+
 @pytest.fixture
-def table(db: None) -> Session:
-    """Ann, Bee, Cat and Dan at sian stakes, half a baht a point; Ann deals first."""
-    group = sessions.group_create(name="Saturday")
+def table(db: None, client: Client) -> Session:
+    """Ann, Bee, Cat and Dan at sian stakes, half a baht a point; Ann deals first.
+
+    The test client is the host's phone.
+    """
+    group = access.group_create(name="Saturday")
+    member(client, group, Membership.Role.HOST)
     return sessions.session_open(
         group=group,
         players=["Ann", "Bee", "Cat", "Dan"],

@@ -179,5 +179,5 @@ def test_levels_entered_against_the_forcing_rules_are_settled_with_a_warning(en,
         by_levels="on", dark=["Dan"], level_1="more", level_2="medium", level_3="less"
     )
     body = en.post(url(in_play, "preview"), data, HTTP_HX_TARGET="preview", **HTMX).content.decode()
-    assert "Dan never collected or holds one colour: rule 60 makes them lose more." in body
+    assert "Dan never collected or held one suit only: rule 60 makes them lose more." in body
     assert 'data-preview-net="Dan">−400<' in body  # as given: less 100 × S 2, plus the knock 200

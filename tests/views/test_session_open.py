@@ -1,13 +1,16 @@
 import pytest
 
-from scorekeeper.models import Group, Session
+from scorekeeper.models import Group, Membership, Session
+from tests.views.conftest import member
 
 SEATS = {"seat_1": "Ann", "seat_2": "Bee", "seat_3": "Cat", "seat_4": "Dan"}
 
 
 @pytest.fixture
-def group(db: None) -> Group:
-    return Group.objects.create(name="Saturday")
+def group(db: None, client) -> Group:
+    group = Group.objects.create(name="Saturday")
+    member(client, group, Membership.Role.PLAYER)
+    return group
 
 
 def test_opening_a_session_seats_the_players_and_leads_to_the_table(en, group):

@@ -1,0 +1,27 @@
+"""Idempotency: a form's key stored with the write it made, so a retry records nothing twice."""
+
+from typing import Any
+
+from scorekeeper.models import IdempotencyKey
+from scorekeeper.services.errors import ServiceError
+
+
+def replayed(key: str | None, action: str) -> dict[str, Any] | None:
+    """Return what the write with this key stored, if it already happened.
+
+    Call it after taking the session's lock, so that two copies of one request are in turn.
+    """
+    if not key:
+        return None
+    row = IdempotencyKey.objects.filter(key=key).first()
+    if row is None:
+        return None
+    if row.action != action:
+        raise ServiceError("key-reused", "this form was already used for something else")
+    return row.result
+
+
+def remember(key: str | None, action: str, result: dict[str, Any]) -> None:
+    """Store the key with the result, in the transaction of the write itself."""
+    if key:
+        IdempotencyKey.objects.create(key=key[:64], action=action, result=result)
