@@ -1,7 +1,7 @@
 """Forms of the table's screens: each turns what was tapped into a service's arguments."""
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -26,6 +26,13 @@ FACE_DOWN_LABELS = {
     "speto": _("A Speto (คว่ำสเปโต)"),
     "speto-dummy": _("A Speto that was also a dummy"),
 }
+
+
+def _choices(form: forms.Form, name: str) -> forms.ChoiceField:
+    """Return a choice field of `form`, typed so its choices can be set per request."""
+    return cast(forms.ChoiceField, form.fields[name])
+
+
 NAME = {"list": "names", "autocomplete": "off", "autocapitalize": "words"}
 NUMBER = {"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off"}
 
@@ -128,8 +135,8 @@ class EventForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.event_type = event_type
         choices = [(p, p) for p in players]
-        self.fields["player"].choices = choices
-        self.fields["close"].choices = choices
+        _choices(self, "player").choices = choices
+        _choices(self, "close").choices = choices
         if event_type not in ("head", "speto"):
             del self.fields["close"]
         if event_type != "speto":
@@ -205,14 +212,13 @@ class FinishForm(forms.Form):
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players = players
-        choices = [(p, p) for p in players]
-        none = [("", _("Nobody"))]
-        self.fields["knocker"].choices = choices
-        self.fields["fool"].choices = none + choices
-        self.fields["total"].choices = none + choices
-        self.fields["dark"].choices = choices
-        self.fields["color"].choices = choices
-        self.fields["last_drawer"].choices = choices
+        choices: list[tuple[str, Any]] = [(p, p) for p in players]
+        _choices(self, "knocker").choices = choices
+        _choices(self, "fool").choices = [("", _("Nobody")), *choices]
+        _choices(self, "total").choices = [("", _("Nobody")), *choices]
+        _choices(self, "dark").choices = choices
+        _choices(self, "color").choices = choices
+        _choices(self, "last_drawer").choices = choices
         for i, player in enumerate(players):
             self.fields[f"points_{i}"] = forms.IntegerField(
                 label=player, required=False, widget=forms.TextInput(attrs=NUMBER)
@@ -319,7 +325,7 @@ class SettleForm(forms.Form):
 
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["hub"].choices = [("", "—"), *((p, p) for p in players)]
+        _choices(self, "hub").choices = [("", "—"), *((p, p) for p in players)]
 
 
 class SeatForm(forms.Form):
@@ -328,6 +334,33 @@ class SeatForm(forms.Form):
 
     def __init__(self, *args: Any, seats: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["position"].choices = [
+        _choices(self, "position").choices = [
             (i, _("Seat %(n)s") % {"n": i + 1}) for i in range(seats)
         ]
+
+
+class JoinForm(forms.Form):
+    code = forms.CharField(
+        label=_("Code (8 letters and digits)"),
+        max_length=20,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+    )
+    name = forms.CharField(label=_("Your name at this table"), max_length=40, required=False)
+
+    def __init__(self, *args: Any, with_code: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not with_code:
+            del self.fields["code"]
+
+
+class InviteForm(forms.Form):
+    role = forms.ChoiceField(
+        label=_("Invite as"),
+        choices=[
+            ("player", _("Player: enters games and events")),
+            ("viewer", _("Viewer: can only look")),
+            ("host", _("Host: also voids games, changes seats, closes the night")),
+        ],
+        initial="player",
+        widget=forms.RadioSelect,
+    )

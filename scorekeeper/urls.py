@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from scorekeeper.views import games, groups, table
+from scorekeeper.views import games, groups, members, table
 
 urlpatterns = [
     path("", groups.index, name="home"),
@@ -8,6 +8,15 @@ urlpatterns = [
     path("groups/new", groups.create, name="group-create"),
     path("g/<int:group_id>/", groups.detail, name="group"),
     path("g/<int:group_id>/sessions/new", groups.session_open, name="session-open"),
+    path("g/<int:group_id>/members", members.members, name="members"),
+    path(
+        "g/<int:group_id>/members/<int:membership_id>/remove",
+        members.member_remove,
+        name="member-remove",
+    ),
+    path("g/<int:group_id>/audit", members.audit, name="audit"),
+    path("join", members.join, name="join"),
+    path("join/<str:token>", members.join_link, name="join-link"),
     path("s/<int:session_id>/", table.table, name="table"),
     path("s/<int:session_id>/games/start", table.game_start, name="game-start"),
     path("s/<int:session_id>/events/<slug:event_type>", table.event_add, name="event-add"),

@@ -73,12 +73,10 @@ def session_open(
     Group.objects.select_for_update().get(pk=group.pk)  # two taps on "open" wait for each other
     if (done := once.replayed(idempotency_key, "session-open")) is not None:
         return Session.objects.get(pk=done["session"])
-    players = [p if isinstance(p, Player) else player_create(group=group, name=p) for p in players]
-    if isinstance(first_dealer, int) and 0 <= first_dealer < len(players):
-        first_dealer = players[first_dealer]
-    if len(players) != SEATS or len({p.pk for p in players}) != SEATS:
+    seated = [p if isinstance(p, Player) else player_create(group=group, name=p) for p in players]
+    if len(seated) != SEATS or len({p.pk for p in seated}) != SEATS:
         raise ServiceError("seats", "Knock Dummy needs four different players", field="players")
-    if any(p.group_id != group.pk for p in players):
+    if any(p.group_id != group.pk for p in seated):
         raise ServiceError("player-group", "every player must be a member", field="players")
     if stake_level == Session.StakeLevel.CUSTOM:
         if stakes is None:
@@ -98,8 +96,15 @@ def session_open(
         raise ServiceError("fine-positive", "the fine must be more than 0", field="fine")
     if not isinstance(point_value, Decimal) or point_value < 0:
         raise ServiceError("point-value", "a point's value is 0 baht or more", field="point_value")
-    first_dealer = first_dealer or players[0]
-    if first_dealer not in players:
+    if first_dealer is None:
+        dealer = seated[0]
+    elif isinstance(first_dealer, Player):
+        dealer = first_dealer
+    elif 0 <= first_dealer < SEATS:
+        dealer = seated[first_dealer]
+    else:
+        dealer = None
+    if dealer not in seated:
         raise ServiceError("dealer", "the dealer must be at the table", field="first_dealer")
     session = Session.objects.create(
         group=group,
@@ -110,12 +115,12 @@ def session_open(
         stake_more=more,
         fine=fine,
         point_value=point_value,
-        first_dealer=first_dealer,
+        first_dealer=dealer,
     )
     Seat.objects.bulk_create(
-        Seat(session=session, player=p, position=i, since_game=1) for i, p in enumerate(players)
+        Seat(session=session, player=p, position=i, since_game=1) for i, p in enumerate(seated)
     )
-    Standing.objects.bulk_create(Standing(session=session, player=p) for p in players)
+    Standing.objects.bulk_create(Standing(session=session, player=p) for p in seated)
     audit(group=group, actor=actor, action="session-open", session=session)
     once.remember(idempotency_key, "session-open", {"session": session.pk})
     return session

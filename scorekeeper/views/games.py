@@ -3,6 +3,7 @@
 import contextlib
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -58,7 +59,7 @@ def _finish_page(
 def finish(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """The end-of-game screen; saving writes the after-game lines (or leaves a tie pending)."""
     game = game_for(request, session_id, game_id, PLAYER)
-    if game.status != Game.Status.IN_PLAY:
+    if request.method == "GET" and game.status != Game.Status.IN_PLAY:
         return redirect("game", session_id=session_id, game_id=game.pk)
     form = FinishForm(request.POST or None, players=game.document["players"])
     if request.method == "GET":
@@ -74,6 +75,9 @@ def finish(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespo
                 idempotency_key=request.POST.get("idempotency_key"),
             )
         except RuleError as e:
+            if e.code in ("game-recorded", "game-voided"):  # another phone was first
+                messages.warning(request, error_text(e))
+                return redirect("game", session_id=session_id, game_id=game.pk)
             form.add_error(form.field_for(e.field), error_text(e))
         else:
             return redirect("table", session_id=session_id)

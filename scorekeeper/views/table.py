@@ -226,10 +226,10 @@ def _share_text(session: Session, rows: list[dict[str, Any]]) -> str:
         lines.append(f"{row.player.name}: {row.net:+,} ({row.baht:+,.2f} ฿)")
     if rows:
         lines.append(_("Who pays whom:"))
-    for row in rows:
-        t = row["transfer"]
-        tick = " ✓" if row["paid"] else ""
-        lines.append(f"{t.payer.name} → {t.payee.name}: {row['baht']:,.2f} ฿ ({t.amount:,}){tick}")
+    for paid in rows:
+        t = paid["transfer"]
+        tick = " ✓" if paid["paid"] else ""
+        lines.append(f"{t.payer.name} → {t.payee.name}: {paid['baht']:,.2f} ฿ ({t.amount:,}){tick}")
     return "\n".join(lines)
 
 

@@ -1,0 +1,102 @@
+"""Joining a group by link or short code, the host's members page, and the audit log."""
+
+import contextlib
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scorekeeper.forms import InviteForm, JoinForm
+from scorekeeper.http import HtmxHttpRequest
+from scorekeeper.messages import error_text
+from scorekeeper.models import Invite, Membership
+from scorekeeper.rules.errors import RuleError
+from scorekeeper.services import access
+from scorekeeper.views.access import HOST, device_bind, group_for
+
+
+def _client_address(request: HtmxHttpRequest) -> str:
+    # Behind a proxy, set the proxy to pass the client's address as REMOTE_ADDR.
+    return request.META.get("REMOTE_ADDR") or "0.0.0.0"
+
+
+def _joined(request: HtmxHttpRequest, membership: Membership) -> HttpResponse:
+    request.session.cycle_key()  # joining changes who this browser is: rotate the session key
+    return redirect("group", group_id=membership.group_id)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HtmxHttpRequest) -> HttpResponse:
+    """Join a group with the short code read out at the table."""
+    form = JoinForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            access.code_attempt(address=_client_address(request))
+            membership = access.invite_join(
+                device=device_bind(request),
+                user=request.user,
+                code=form.cleaned_data["code"],
+                name=form.cleaned_data["name"],
+            )
+        except RuleError as e:
+            form.add_error("code", error_text(e))
+        else:
+            return _joined(request, membership)
+    return render(request, "members/join.html", {"form": form}, status=422 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def join_link(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """Join a group from an invite link: the page names the group, a tap joins."""
+    invite = get_object_or_404(Invite.objects.select_related("group"), token=token)
+    form = JoinForm(request.POST or None, with_code=False)
+    if request.method == "POST" and invite.is_live and form.is_valid():
+        membership = access.invite_join(
+            device=device_bind(request),
+            user=request.user,
+            token=token,
+            name=form.cleaned_data["name"],
+        )
+        return _joined(request, membership)
+    return render(request, "members/join_link.html", {"invite": invite, "form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def members(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    """The host's page: who has joined, and invites for players and viewers."""
+    group = group_for(request, group_id, HOST)
+    form = InviteForm(request.POST or None)
+    invite = None
+    if request.method == "POST" and form.is_valid():
+        invite = access.invite_create(
+            group=group, role=form.cleaned_data["role"], by=request.membership
+        )
+    context = {
+        "group": group,
+        "form": form,
+        "invite": invite,
+        "invite_url": request.build_absolute_uri(reverse("join-link", args=[invite.token]))
+        if invite
+        else "",
+        "members": group.memberships.filter(revoked_at__isnull=True).order_by("joined_at"),
+        "invites": group.invites.filter(revoked_at__isnull=True).order_by("-created_at")[:10],
+    }
+    return render(request, "members/members.html", context)
+
+
+@require_POST
+def member_remove(request: HtmxHttpRequest, group_id: int, membership_id: int) -> HttpResponse:
+    group = group_for(request, group_id, HOST)
+    membership = get_object_or_404(Membership, pk=membership_id, group=group)
+    with contextlib.suppress(RuleError):  # the last host stays; the page shows the list as is
+        access.membership_revoke(membership=membership, by=request.membership)
+    return redirect("members", group_id=group.pk)
+
+
+@require_GET
+def audit(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    """Who recorded, voided or changed what, and when."""
+    group = group_for(request, group_id)
+    entries = group.audit.select_related("membership", "session", "game")[:200]
+    return render(request, "members/audit.html", {"group": group, "entries": entries})

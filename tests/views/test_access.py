@@ -1,0 +1,243 @@
+"""Who may see and change a table: every URL as an outsider, a viewer and a player."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.urls import get_resolver
+from django.utils import timezone
+
+from scorekeeper.models import Game, Invite, JoinAttempt, Membership
+from scorekeeper.services import access, games, sessions
+from tests.views.conftest import finish_data, member
+
+VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
+PUBLIC = {"home", "group-create", "join", "join-link", "set_language"}
+
+# name -> (method, the role it needs)
+GUARDED = {
+    "group": ("get", VIEWER),
+    "audit": ("get", VIEWER),
+    "session-open": ("post", PLAYER),
+    "members": ("post", HOST),
+    "member-remove": ("post", HOST),
+    "table": ("get", VIEWER),
+    "game-start": ("post", PLAYER),
+    "event-add": ("post", PLAYER),
+    "seats": ("post", HOST),
+    "settle": ("post", HOST),
+    "summary": ("get", VIEWER),
+    "transfer-paid": ("post", PLAYER),
+    "game": ("get", VIEWER),
+    "game-finish": ("post", PLAYER),
+    "game-preview": ("post", PLAYER),
+    "game-void": ("post", HOST),
+    "game-tie": ("post", PLAYER),
+    "game-correct": ("post", HOST),
+}
+
+
+def url_names() -> set[str]:
+    return {name for name in get_resolver().reverse_dict if isinstance(name, str)}
+
+
+@pytest.fixture
+def night(table, client):
+    """A table with a finished game, a game in play and a closed-session transfer elsewhere."""
+    first = games.game_start(session=table)
+    games.game_finish(
+        game=first,
+        outcome={
+            "knock": {"player": "Ann", "kind": "normal"},
+            "points": {"Bee": 1, "Cat": 2, "Dan": 3},
+        },
+    )
+    games.game_start(session=table, fool_swap=False)
+    other = sessions.session_open(
+        group=table.group,
+        players=["Ann", "Bee", "Cat", "Dan"],
+        stake_level="thep",
+        point_value=Decimal(1),
+    )
+    play = games.game_start(session=other)
+    games.game_finish(
+        game=play,
+        outcome={
+            "knock": {"player": "Bee", "kind": "normal"},
+            "points": {"Ann": 1, "Cat": 2, "Dan": 3},
+        },
+    )
+    transfer = sessions.session_close(session=other)[0]
+    host = Membership.objects.get(group=table.group, role=HOST)
+    return {
+        "group_id": table.group.pk,
+        "session_id": table.pk,
+        "game_id": first.pk,
+        "transfer_session": other.pk,
+        "transfer_id": transfer.pk,
+        "membership_id": host.pk,
+    }
+
+
+def address(name: str, ids: dict) -> str:
+    from django.urls import reverse
+
+    kwargs = {
+        "group": {"group_id": ids["group_id"]},
+        "audit": {"group_id": ids["group_id"]},
+        "session-open": {"group_id": ids["group_id"]},
+        "members": {"group_id": ids["group_id"]},
+        "member-remove": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
+        "event-add": {"session_id": ids["session_id"], "event_type": "head"},
+        "transfer-paid": {"session_id": ids["transfer_session"], "transfer_id": ids["transfer_id"]},
+    }.get(name)
+    if kwargs is None and name.startswith("game-") and name != "game-start" or name == "game":
+        kwargs = {"session_id": ids["session_id"], "game_id": ids["game_id"]}
+    if kwargs is None:
+        kwargs = {"session_id": ids["session_id"]}
+    return reverse(name, kwargs=kwargs)
+
+
+def test_every_url_is_either_public_or_guarded_with_a_role():
+    assert url_names() == PUBLIC | set(GUARDED)
+
+
+@pytest.mark.parametrize("name", sorted(GUARDED))
+def test_an_outsider_finds_nothing_at_any_address_of_a_group(night, name):
+    outsider = Client()
+    url = address(name, night)
+    method, _ = GUARDED[name]
+    assert getattr(outsider, method)(url, {}).status_code == 404
+    # The other method is refused too: 405 comes before any lookup, so it tells nothing either.
+    other = outsider.post if method == "get" else outsider.get
+    assert other(url).status_code in (404, 405)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, (_, role) in GUARDED.items() if role != VIEWER))
+def test_a_viewer_can_look_but_not_write(night, name):
+    viewer = Client()
+    member(viewer, Game.objects.get(pk=night["game_id"]).session.group, VIEWER)
+    lines_before = Game.objects.get(pk=night["game_id"]).session.lines.count()
+    assert viewer.post(address(name, night), finish_data()).status_code == 403
+    assert Game.objects.get(pk=night["game_id"]).session.lines.count() == lines_before
+
+
+@pytest.mark.parametrize("name", sorted(n for n, (_, role) in GUARDED.items() if role == VIEWER))
+def test_a_viewer_sees_every_page_for_viewers(night, name):
+    viewer = Client()
+    member(viewer, Game.objects.get(pk=night["game_id"]).session.group, VIEWER)
+    assert viewer.get(address(name, night)).status_code == 200
+
+
+@pytest.mark.parametrize("name", sorted(n for n, (_, role) in GUARDED.items() if role == HOST))
+def test_a_player_cannot_do_what_is_the_hosts(night, name):
+    player = Client()
+    member(player, Game.objects.get(pk=night["game_id"]).session.group, PLAYER)
+    assert (
+        player.post(
+            address(name, night), {"role": "host", "position": "0", "name": "X", "mode": "fewest"}
+        ).status_code
+        == 403
+    )
+
+
+def test_the_home_page_lists_only_the_visitors_own_groups(en, table):
+    access.group_create(name="Someone else's table")
+    body = en.get("/").content.decode()
+    assert "Saturday" in body
+    assert "Someone else" not in body
+
+
+def test_a_player_joins_with_the_code_read_out_at_the_table(en, table):
+    host = Membership.objects.get(group=table.group)
+    invite = access.invite_create(group=table.group, role=PLAYER, by=host)
+    phone = Client()
+    phone.get("/")
+    before = phone.session.session_key
+    response = phone.post(
+        "/join", {"code": invite.code.lower()[:4] + " " + invite.code.lower()[4:], "name": "Bee"}
+    )
+    assert response.status_code == 302
+    assert phone.session.session_key != before  # the session key is rotated on join
+    assert phone.get(f"/s/{table.pk}/").status_code == 200
+    assert Membership.objects.get(group=table.group, name="Bee").role == PLAYER
+
+
+def test_codes_are_rate_limited_per_address(en, table):
+    host = Membership.objects.get(group=table.group)
+    invite = access.invite_create(group=table.group, role=PLAYER, by=host)
+    phone = Client(REMOTE_ADDR="10.1.2.3", HTTP_ACCEPT_LANGUAGE="en")
+    for _ in range(10):
+        assert phone.post("/join", {"code": "WRONG234"}).status_code == 422
+    refused = phone.post("/join", {"code": invite.code})
+    assert refused.status_code == 422
+    assert "wait ten minutes" in refused.content.decode()
+    assert not Membership.objects.filter(group=table.group, role=PLAYER).exists()
+    JoinAttempt.objects.update(at=timezone.now() - timedelta(minutes=11))
+    assert phone.post("/join", {"code": invite.code}).status_code == 302
+
+
+def test_an_invite_link_carries_at_least_128_random_bits_and_expires(en, table):
+    host = Membership.objects.get(group=table.group)
+    invite = access.invite_create(group=table.group, role=VIEWER, by=host)
+    assert len(invite.token) * 6 >= 128  # URL-safe base64: 6 bits a character
+    phone = Client()
+    assert (
+        "Join Saturday"
+        in phone.get(f"/join/{invite.token}", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    )
+    Invite.objects.filter(pk=invite.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    phone.post(f"/join/{invite.token}", {"name": "Late"})
+    assert not Membership.objects.filter(name="Late").exists()
+    assert phone.get(f"/join/{'x' * 32}").status_code == 404
+
+
+def test_the_host_makes_an_invite_on_the_members_page(en, table):
+    body = en.post(f"/g/{table.group.pk}/members", {"role": "viewer"}).content.decode()
+    invite = Invite.objects.get()
+    assert invite.code in body and invite.token in body
+
+
+def test_the_last_host_cannot_be_removed(en, table):
+    host = Membership.objects.get(group=table.group)
+    en.post(f"/g/{table.group.pk}/members/{host.pk}/remove")
+    host.refresh_from_db()
+    assert host.revoked_at is None
+
+
+def test_a_double_tap_on_save_records_the_game_once(en, in_play):
+    data = {**finish_data(), "idempotency_key": "k" * 32}
+    first = en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/finish", data)
+    second = en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/finish", data)
+    assert first.status_code == second.status_code == 302
+    assert in_play.lines.count() == 6
+
+
+def test_a_retried_event_is_recorded_once(en, in_play):
+    data = {"player": "Bee", "idempotency_key": "e" * 32}
+    en.post(f"/s/{in_play.session.pk}/events/head", data)
+    en.post(f"/s/{in_play.session.pk}/events/head", data)
+    assert in_play.events.count() == 1
+
+
+def test_the_second_phone_to_finish_a_game_is_told_who_recorded_it(en, in_play, client):
+    other = Client(HTTP_ACCEPT_LANGUAGE="en")
+    member(other, in_play.session.group, PLAYER)
+    Membership.objects.filter(group=in_play.session.group, role=HOST).update(name="Ann's phone")
+    en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/finish", finish_data())
+    late = other.post(
+        f"/s/{in_play.session.pk}/games/{in_play.pk}/finish",
+        finish_data(knocker="Bee", points_1=""),
+    )
+    assert late.status_code == 302  # the game page, with its recorded result
+    page = other.get(late.url).content.decode()
+    assert "Bee → Ann <strong>300</strong>" in page
+    assert in_play.lines.count() == 6
+
+
+def test_the_audit_log_says_who_did_what(en, in_play):
+    Membership.objects.filter(group=in_play.session.group).update(name="Ann's phone")
+    en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/finish", finish_data())
+    body = en.get(f"/g/{in_play.session.group.pk}/audit").content.decode()
+    assert "Ann&#x27;s phone · game-finish · game 1" in body
