@@ -1,10 +1,14 @@
+from django.contrib.auth.views import LogoutView
 from django.urls import include, path
 
-from scorekeeper.views import games, groups, members, table
+from scorekeeper.views import accounts, games, groups, members, table
 
 urlpatterns = [
     path("", groups.index, name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/login", accounts.SignIn.as_view(), name="login"),
+    path("accounts/logout", LogoutView.as_view(), name="logout"),
+    path("accounts/signup", accounts.signup, name="signup"),
     path("groups/new", groups.create, name="group-create"),
     path("g/<int:group_id>/", groups.detail, name="group"),
     path("g/<int:group_id>/sessions/new", groups.session_open, name="session-open"),

@@ -1,0 +1,110 @@
+"""The web layer's safety: CSP, production settings, and the database's write discipline."""
+
+import os
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scorekeeper.services import access, sessions
+from scorekeeper.services.sessions import lock
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_page_carries_a_content_security_policy_with_a_script_nonce(client, db):
+    response = client.get("/")
+    policy = response["Content-Security-Policy"]
+    assert "script-src 'self' 'nonce-" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    nonce = policy.split("'nonce-")[1].split("'")[0]
+    assert f'nonce="{nonce}"' in response.content.decode()  # on the htmx script tag
+
+
+def test_htmx_is_served_from_our_own_static_files(client, db):
+    body = client.get("/").content.decode()
+    assert 'src="/static/django_htmx/htmx-2.min.js' in body or "/static/django_htmx/htmx" in body
+    assert "http://" not in body.split("<body")[0] and "https://" not in body.split("<body")[0]
+
+
+def test_the_deploy_check_reports_nothing_with_production_settings(tmp_path):
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DEBUG": "0",
+        "SCOREKEEPER_SECRET_KEY": "k" * 64 + "production-secret-for-the-check-only-0123456789",
+        "SCOREKEEPER_ALLOWED_HOSTS": "scorekeeper.example",
+        "SCOREKEEPER_SQLITE": str(tmp_path / "db.sqlite3"),
+    }
+    env.pop("DATABASE_URL", None)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_its_own_secret(tmp_path):
+    env = {**os.environ, "SCOREKEEPER_DEBUG": "0", "SCOREKEEPER_SECRET_KEY": ""}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode != 0
+    assert "SCOREKEEPER_SECRET_KEY" in result.stderr
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's own settings")
+def test_sqlite_connections_use_wal_full_sync_immediate_writes_and_a_busy_timeout(
+    transactional_db, tmp_path
+):
+    # The test database may be in memory (no WAL there), so open the configured file settings
+    # on a real file, exactly as the app's connections are opened.
+    from django.db.backends.sqlite3.base import DatabaseWrapper
+
+    from scorekeeper.settings import SQLITE_OPTIONS
+
+    wrapper = DatabaseWrapper(
+        {
+            **connection.settings_dict,
+            "NAME": str(tmp_path / "live.sqlite3"),
+            "OPTIONS": SQLITE_OPTIONS,
+        },
+        alias="pragma-check",
+    )
+    try:
+        with wrapper.cursor() as cursor:
+            pragmas = {}
+            for name in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys"):
+                cursor.execute(f"PRAGMA {name}")
+                pragmas[name] = cursor.fetchone()[0]
+        assert pragmas == {
+            "journal_mode": "wal",
+            "synchronous": 2,
+            "busy_timeout": 20000,
+            "foreign_keys": 1,
+        }
+        assert wrapper.transaction_mode == "IMMEDIATE"
+    finally:
+        wrapper.close()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's row lock")
+def test_writes_for_one_session_serialise_on_the_session_row(db):
+    group = access.group_create(name="Saturday")
+    table = sessions.session_open(
+        group=group,
+        players=["Ann", "Bee", "Cat", "Dan"],
+        stake_level="sian",
+        point_value=Decimal(1),
+    )
+    with CaptureQueriesContext(connection) as queries:
+        lock(table)
+    assert "FOR UPDATE" in queries.captured_queries[-1]["sql"]

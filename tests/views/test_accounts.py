@@ -1,0 +1,38 @@
+"""Optional accounts: a second phone reaches the groups; repeated failures lock a login."""
+
+from django.contrib.auth.models import User
+from django.test import Client
+
+from scorekeeper.models import Membership
+
+
+def test_a_phones_groups_follow_its_account_to_a_second_phone(en, table):
+    signup = en.post(
+        "/accounts/signup",
+        {
+            "username": "ann",
+            "password1": "a-long-pass-phrase-9",
+            "password2": "a-long-pass-phrase-9",
+        },
+    )
+    assert signup.status_code == 302
+    assert Membership.objects.get(group=table.group).user.username == "ann"
+    assert en.get(f"/s/{table.pk}/").status_code == 200  # still this phone's table
+    second = Client()
+    assert second.get(f"/s/{table.pk}/").status_code == 404
+    second.post("/accounts/login", {"username": "ann", "password": "a-long-pass-phrase-9"})
+    assert second.get(f"/s/{table.pk}/").status_code == 200
+
+
+def test_five_failed_logins_lock_the_account_even_against_the_right_password(db):
+    User.objects.create_user("bee", password="right-password-123")
+    phone = Client(REMOTE_ADDR="10.9.9.9")
+    for _ in range(5):
+        phone.post("/accounts/login", {"username": "bee", "password": "wrong"})
+    locked = phone.post("/accounts/login", {"username": "bee", "password": "right-password-123"})
+    assert locked.status_code == 429
+    assert "_auth_user_id" not in phone.session
+
+
+def test_signing_out_needs_a_post(en, db):
+    assert en.get("/accounts/logout").status_code == 405
