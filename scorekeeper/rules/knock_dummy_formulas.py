@@ -43,7 +43,8 @@ class Handover:
 
     def worked(self) -> str:
         """Return the formula with numbers, e.g. `5 × 400 + 400 − 400 = 2000`."""
-        return f"{_join((c, str(v)) for c, _, v in self._parts())} = {self.amount}"
+        amount = f"−{-self.amount}" if self.amount < 0 else str(self.amount)
+        return f"{_join((c, str(v)) for c, _, v in self._parts())} = {amount}"
 
     def _parts(self) -> list[tuple[int, str, int]]:
         return [(t.coefficient, t.symbol, t.value) for t in self.terms if t.coefficient]
