@@ -1,0 +1,23 @@
+"""`manage.py ledger_audit`: replay every session's ledger and re-settle every game."""
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scorekeeper.models import Session
+from scorekeeper.services.ledger import session_audit
+
+
+class Command(BaseCommand):
+    help = "Check that running totals equal the ledger's replay and every game re-settles the same."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        problems = 0
+        sessions = Session.objects.select_related("group").order_by("pk")
+        for session in sessions:
+            for problem in session_audit(session):
+                problems += 1
+                self.stdout.write(f"session {session.pk} ({session.group}): {problem}")
+        if problems:
+            raise CommandError(f"{problems} problems in {sessions.count()} sessions")
+        self.stdout.write(f"ledger audit: {sessions.count()} sessions, no problem")
