@@ -3,8 +3,11 @@
 Django's own authentication; django-axes refuses logins after repeated failures.
 """
 
+from typing import cast
+
 from django.contrib.auth import login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -28,7 +31,8 @@ class SignIn(LoginView):
     form_class = AuthenticationForm
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
-        device = visitor_device(self.request)  # login() rotates the session: remember it first
+        request = cast(HtmxHttpRequest, self.request)
+        device = visitor_device(request)  # login() rotates the session: remember it first
         response = super().form_valid(form)
         if device is not None:
             self.request.session["device"] = device.pk
@@ -38,7 +42,7 @@ class SignIn(LoginView):
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HtmxHttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
+    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         device = visitor_device(request)
         user = form.save()
