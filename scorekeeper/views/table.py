@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.db.models import Max
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -87,14 +88,23 @@ def table_context(session: Session) -> dict[str, Any]:
     }
 
 
+def table_version(session: Session) -> int:
+    """Every write leaves an audit entry in its transaction: the newest one dates the table."""
+    return session.audit.aggregate(latest=Max("id"))["latest"] or 0
+
+
 @require_GET
 def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    """Show the table; an htmx poll gets only the live part."""
+    """Show the table; an htmx poll gets only the live part, or 204 when nothing changed."""
     session = session_for(request, session_id)
+    version = table_version(session)
     template = "table/session.html"
     if request.htmx and request.htmx.target == "live":
+        if request.GET.get("v") == str(version):
+            return HttpResponse(status=204)  # htmx swaps nothing
         template += "#live"
-    return render(request, template, {**table_context(session), "membership": request.membership})
+    context = {**table_context(session), "membership": request.membership, "version": version}
+    return render(request, template, context)
 
 
 def _back_to_table(request: HtmxHttpRequest, session: Session) -> HttpResponse:

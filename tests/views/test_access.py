@@ -241,3 +241,17 @@ def test_the_audit_log_says_who_did_what(en, in_play):
     en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/finish", finish_data())
     body = en.get(f"/g/{in_play.session.group.pk}/audit").content.decode()
     assert "Ann&#x27;s phone · game-finish · game 1" in body
+
+
+def test_every_write_needs_the_csrf_token_which_htmx_sends_in_a_header(table):
+    phone = Client(enforce_csrf_checks=True)
+    member(phone, table.group, PLAYER)
+    page = phone.get(f"/s/{table.pk}/").content.decode()
+    assert 'hx-headers=\'{"X-CSRFToken": "' in page  # every htmx request carries it
+    refused = phone.post(f"/s/{table.pk}/games/start", {})
+    assert refused.status_code == 403
+    assert not table.games.exists()
+    token = phone.cookies["csrftoken"].value
+    allowed = phone.post(f"/s/{table.pk}/games/start", {}, HTTP_X_CSRFTOKEN=token)
+    assert allowed.status_code == 302
+    assert table.games.count() == 1

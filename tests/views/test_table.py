@@ -142,3 +142,15 @@ def test_the_summary_is_a_clean_page_of_the_night(en, table):
 def test_unknown_sessions_and_transfers_are_not_found(en, table):
     assert en.get("/s/999/").status_code == 404
     assert en.post(f"/s/{table.pk}/transfers/999/paid").status_code == 404
+
+
+def test_a_poll_with_nothing_new_gets_an_empty_answer(en, table):
+    page = en.get(f"/s/{table.pk}/").content.decode()
+    poll = page.split('<div id="live" hx-get="')[1].split('"')[0].replace("&amp;", "&")
+    unchanged = en.get(poll, HTTP_HX_TARGET="live", **HTMX)
+    assert unchanged.status_code == 204
+    assert unchanged.content == b""
+    games.game_start(session=table)  # another phone starts a game
+    changed = en.get(poll, HTTP_HX_TARGET="live", **HTMX)
+    assert changed.status_code == 200
+    assert "/finish" in changed.content.decode()
