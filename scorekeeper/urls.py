@@ -19,6 +19,7 @@ urlpatterns = [
         name="member-remove",
     ),
     path("g/<int:group_id>/audit", members.audit, name="audit"),
+    path("g/<int:group_id>/players/<int:player_id>", groups.player, name="player"),
     path("join", members.join, name="join"),
     path("join/<str:token>", members.join_link, name="join-link"),
     path("s/<int:session_id>/", table.table, name="table"),
@@ -27,6 +28,7 @@ urlpatterns = [
     path("s/<int:session_id>/seats", table.seats, name="seats"),
     path("s/<int:session_id>/settle", table.settle_up, name="settle"),
     path("s/<int:session_id>/summary", table.summary, name="summary"),
+    path("s/<int:session_id>/history", table.history, name="history"),
     path(
         "s/<int:session_id>/transfers/<int:transfer_id>/paid",
         table.transfer_paid,

@@ -1,13 +1,15 @@
 """Groups (วง): the list on the home page, one group's page, and opening a session in it."""
 
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scorekeeper import charts, stats
 from scorekeeper.forms import GroupForm, SessionOpenForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.messages import error_text
-from scorekeeper.models import Group
+from scorekeeper.models import Group, Player
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, sessions
 from scorekeeper.views.access import PLAYER, device_bind, group_for, visitor_memberships
@@ -44,11 +46,25 @@ def detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
         "groups/detail.html",
         {
             "group": group,
-            "sessions": group.sessions.order_by("-started_at"),
+            "nights": stats.group_nights(group),
             "players": group.players.order_by("name"),
             "membership": request.membership,
         },
     )
+
+
+@require_GET
+def player(request: HtmxHttpRequest, group_id: int, player_id: int) -> HttpResponse:
+    """One player's lifetime at the group's tables."""
+    group = group_for(request, group_id)
+    member = get_object_or_404(Player, pk=player_id, group=group)
+    record = stats.player_record(member)
+    chart = charts.line_chart(
+        charts.series({member.name: record.over_time}),
+        labels=record.dates,
+        title=_("Net over time"),
+    )
+    return render(request, "groups/player.html", {"group": group, "record": record, "chart": chart})
 
 
 @require_http_methods(["GET", "POST"])

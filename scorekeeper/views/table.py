@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from scorekeeper import charts, stats
 from scorekeeper.forms import EventForm, SeatForm, SettleForm, StartForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.messages import error_text
@@ -262,3 +263,26 @@ def summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """A clean page of the night's result, for a screenshot."""
     session = session_for(request, session_id)
     return render(request, "table/summary.html", _settle_context(session))
+
+
+@require_GET
+def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The night as it reads later: games with their events and corrections, the settle-up."""
+    session = session_for(request, session_id)
+    labels, running = stats.session_running(session)
+    chart = charts.line_chart(charts.series(running), labels=labels, title=_("Running balance"))
+    games_ = (
+        session.games.select_related("dealer", "replaces")
+        .prefetch_related("events")
+        .order_by("number", "started_at")
+    )
+    context = {
+        **_settle_context(session),
+        "games": games_,
+        "nets": LedgerLine.objects.game_nets(session),
+        "chart": chart,
+        "names": list(running),
+        "rows": list(zip(labels, zip(*running.values(), strict=True), strict=True)),
+        "legend": charts.series(running),
+    }
+    return render(request, "table/history.html", context)

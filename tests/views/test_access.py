@@ -19,6 +19,8 @@ PUBLIC = {"home", "group-create", "join", "join-link", "set_language", "login", 
 GUARDED = {
     "group": ("get", VIEWER),
     "audit": ("get", VIEWER),
+    "player": ("get", VIEWER),
+    "history": ("get", VIEWER),
     "session-open": ("post", PLAYER),
     "members": ("post", HOST),
     "member-remove": ("post", HOST),
@@ -77,6 +79,7 @@ def night(table, client):
         "transfer_session": other.pk,
         "transfer_id": transfer.pk,
         "membership_id": host.pk,
+        "player_id": first.dealer.pk,
     }
 
 
@@ -86,6 +89,7 @@ def address(name: str, ids: dict) -> str:
     kwargs = {
         "group": {"group_id": ids["group_id"]},
         "audit": {"group_id": ids["group_id"]},
+        "player": {"group_id": ids["group_id"], "player_id": ids["player_id"]},
         "session-open": {"group_id": ids["group_id"]},
         "members": {"group_id": ids["group_id"]},
         "member-remove": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},

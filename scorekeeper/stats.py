@@ -1,0 +1,148 @@
+"""Reads for the history pages: a group's nights, a night's running balance, a player's record."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Q, Sum
+
+from scorekeeper.models import Game, Group, LedgerLine, Player, Session, Standing
+
+
+@dataclass(frozen=True)
+class Night:
+    """One session as the group's history lists it."""
+
+    session: Session
+    games: int
+    hours: float | None
+    nets: list[tuple[Player, int, Decimal]]
+
+
+def group_nights(group: Group) -> list[Night]:
+    """Return the group's sessions, newest first, with their games and each player's net."""
+    sessions = list(
+        group.sessions.annotate(
+            counted=Count("games", filter=~Q(games__status=Game.Status.VOIDED))
+        ).order_by("-started_at")
+    )
+    nets: dict[int, list[Standing]] = {}
+    for standing in Standing.objects.filter(session__group=group).select_related("player"):
+        nets.setdefault(standing.session_id, []).append(standing)
+    nights = []
+    for s in sessions:
+        rows = sorted(nets.get(s.pk, []), key=lambda st: -st.net)
+        hours = (s.closed_at - s.started_at).total_seconds() / 3600 if s.closed_at else None
+        nights.append(
+            Night(s, s.counted, hours, [(st.player, st.net, s.baht(st.net)) for st in rows])
+        )
+    return nights
+
+
+def session_running(session: Session) -> tuple[list[str], dict[str, list[int]]]:
+    """Return game labels and each player's running net after every game that stands."""
+    per_game = LedgerLine.objects.game_nets(session)
+    players = [st.player for st in session.standings.select_related("player")]
+    running = dict.fromkeys((p.pk for p in players), 0)
+    labels: list[str] = []
+    series: dict[str, list[int]] = {p.name: [] for p in players}
+    for game in session.games.counted().order_by("number"):
+        labels.append(str(game.number))
+        for p in players:
+            running[p.pk] += per_game.get(game.pk, {}).get(p.pk, 0)
+            series[p.name].append(running[p.pk])
+    return labels, series
+
+
+@dataclass
+class Record:
+    """A player's lifetime at the group's tables."""
+
+    player: Player
+    net: int = 0
+    sessions: int = 0
+    games: int = 0
+    knocks: Counter[str] = field(default_factory=Counter)
+    fools_discarded: int = 0
+    fools_received: int = 0
+    dark_sleeps: int = 0
+    spetos_held: int = 0
+    best: Standing | None = None
+    worst: Standing | None = None
+    head_to_head: list[tuple[Player, int]] = field(default_factory=list)
+    over_time: list[int] = field(default_factory=list)
+    dates: list[str] = field(default_factory=list)
+
+    @property
+    def knocks_by_kind(self) -> list[tuple[str, int]]:
+        # A list, not the Counter: a template's `.items` would look up the key "items" first.
+        return sorted(self.knocks.items())
+
+
+def _winners(doc: dict[str, Any]) -> set[str]:
+    if "knock" in doc:
+        return {doc["knock"]["player"]}
+    points = doc.get("points", {})
+    if not points:
+        return set()
+    top = max(points.values())
+    tied = [p for p in doc["players"] if points.get(p) == top]
+    if len(tied) <= 2:
+        return set(tied)
+    tie_break = doc.get("tie_break")
+    order: list[str] = tie_break if isinstance(tie_break, list) else []
+    return {min(tied, key=lambda p: order.index(p) if p in order else len(order))}
+
+
+def player_record(player: Player) -> Record:
+    """Gather one player's record from the standings, the games' documents and the ledger."""
+    record = Record(player)
+    standings = list(
+        Standing.objects.filter(player=player)
+        .select_related("session")
+        .order_by("session__started_at")
+    )
+    record.sessions = len(standings)
+    for st in standings:
+        record.net += st.net
+        record.over_time.append(record.net)
+        record.dates.append(f"{st.session.started_at:%d/%m}")
+        if record.best is None or st.net > record.best.net:
+            record.best = st
+        if record.worst is None or st.net < record.worst.net:
+            record.worst = st
+    games = Game.objects.filter(
+        session__group=player.group, status__in=[Game.Status.SETTLED, Game.Status.FINED]
+    )
+    for game in games.only("document", "seating"):
+        if player.pk not in game.seating:
+            continue
+        record.games += 1
+        doc = game.document
+        name = doc["players"][game.seating.index(player.pk)]
+        knock = doc.get("knock")
+        if knock and knock["player"] == name:
+            record.knocks[knock["kind"]] += 1
+            record.fools_received += bool(doc.get("fool"))
+        record.fools_discarded += doc.get("fool") == name
+        record.spetos_held += doc.get("speto_held", {}).get(name, 0)
+        collected = doc.get("collected")
+        lost = name not in _winners(doc) and game.status == Game.Status.SETTLED
+        record.dark_sleeps += lost and collected is not None and name not in collected
+    record.head_to_head = _head_to_head(player)
+    return record
+
+
+def _head_to_head(player: Player) -> list[tuple[Player, int]]:
+    """Return what the player won (+) or lost (−) against each other player, over every game."""
+    lines = LedgerLine.objects.filter(session__group=player.group).exclude(item=LedgerLine.PAYMENT)
+    won = lines.filter(payee=player).values("payer").annotate(total=Sum("amount"))
+    lost = lines.filter(payer=player).values("payee").annotate(total=Sum("amount"))
+    nets: Counter[int] = Counter()
+    for paid_me in won:
+        nets[paid_me["payer"]] += paid_me["total"]
+    for paid_them in lost:
+        nets[paid_them["payee"]] -= paid_them["total"]
+    others = Player.objects.in_bulk(list(nets))
+    return sorted(((others[pk], net) for pk, net in nets.items()), key=lambda r: -r[1])
