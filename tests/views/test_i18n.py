@@ -20,7 +20,10 @@ ENGLISH_HOME = ["Scorekeeper", "Score and money for the card table", "No group y
 
 
 def read_po(path: Path) -> list[tuple[str, str]]:
-    """Return the (msgid, msgstr) pairs of a .po file, the header left out."""
+    """Return the (msgid, msgstr) pairs of a .po file, the header left out.
+
+    Thai has one plural form, so a plural entry reads as its msgid and its msgstr[0].
+    """
     entries: list[tuple[str, str]] = []
     current: dict[str, list[str]] = {}
     key = ""
@@ -36,9 +39,9 @@ def read_po(path: Path) -> list[tuple[str, str]]:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        match = re.match(r'^(msgid|msgstr) "(.*)"$', line)
+        match = re.match(r'^(msgid|msgstr|msgid_plural|msgstr\[0\]) "(.*)"$', line)
         if match:
-            key = match.group(1)
+            key = {"msgstr[0]": "msgstr"}.get(match.group(1), match.group(1))
             if key == "msgid":
                 flush()
             current.setdefault(key, []).append(match.group(2))
