@@ -9,11 +9,12 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 UV := $(shell command -v uv 2>/dev/null || echo "python3 -m uv")
 
-.PHONY: help uv gettext chromium sync run test test-postgres postgres bench check-examples lint
+.PHONY: help uv gettext chromium sync run serve test test-postgres postgres bench check-examples lint
 
 help:
 	@echo "make run    install, migrate and serve on http://127.0.0.1:8000 (embedded SQLite)"
 	@echo "make test   install what the tests need and run them (SQLite; DATABASE_URL for PostgreSQL)"
+	@echo "make serve  production: gunicorn + whitenoise, settings from the environment"
 	@echo "make bench  settlement benchmarks (figures go in docs/performance.md)"
 
 uv:
@@ -36,6 +37,16 @@ chromium:
 run: sync
 	$(UV) run python manage.py migrate --noinput
 	$(UV) run python manage.py runserver 127.0.0.1:8000
+
+# Production: settings from the environment (README, Deployment), static files collected for
+# whitenoise (hashed names, compressed, cached for a year), migrations applied, gunicorn serving.
+PORT ?= 8000
+WORKERS ?= 3
+serve: sync
+	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py collectstatic --noinput -v0
+	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py migrate --noinput
+	SCOREKEEPER_DEBUG=0 $(UV) run gunicorn scorekeeper.wsgi --bind 0.0.0.0:$(PORT) \
+	  --workers $(WORKERS) --threads 4 --access-logfile -
 
 # With DATABASE_URL pointing at PostgreSQL, the local server is started first if it is down.
 test: sync chromium
