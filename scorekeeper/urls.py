@@ -1,11 +1,14 @@
 from django.contrib.auth.views import LogoutView
 from django.urls import include, path
 
-from scorekeeper.views import accounts, games, groups, members, table
+from scorekeeper.views import accounts, app, games, groups, members, table
 
 urlpatterns = [
     path("", groups.index, name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service-worker"),
+    path("offline", app.offline, name="offline"),
     path("accounts/login", accounts.SignIn.as_view(), name="login"),
     path("accounts/logout", LogoutView.as_view(), name="logout"),
     path("accounts/signup", accounts.signup, name="signup"),

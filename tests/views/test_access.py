@@ -13,7 +13,10 @@ from scorekeeper.services import access, games, sessions
 from tests.views.conftest import finish_data, member
 
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
-PUBLIC = {"home", "group-create", "join", "join-link", "set_language", "login", "logout", "signup"}
+PUBLIC = {
+    "home", "group-create", "join", "join-link", "set_language", "login", "logout", "signup",
+    "manifest", "service-worker", "offline",
+}  # fmt: skip
 
 # name -> (method, the role it needs)
 GUARDED = {

@@ -1,0 +1,77 @@
+// Scorekeeper on the phone: an offline banner, and games and events entered without a connection
+// kept on this phone and sent when it returns. Every form carries its idempotency key, so a
+// resend records nothing twice.
+(() => {
+  "use strict";
+  const QUEUE = "scorekeeper-queue";
+  const offline = document.getElementById("offline");
+  const queued = document.getElementById("queued");
+
+  const load = () => JSON.parse(localStorage.getItem(QUEUE) || "[]");
+  const save = (queue) => localStorage.setItem(QUEUE, JSON.stringify(queue));
+
+  function show() {
+    if (offline) offline.hidden = navigator.onLine;
+    const waiting = load().length;
+    if (queued) {
+      queued.hidden = waiting === 0;
+      queued.textContent = queued.dataset.template.replace("{n}", String(waiting));
+    }
+  }
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    const submitter = event.submitter;
+    if (navigator.onLine || event.defaultPrevented) return;
+    if (form.method.toLowerCase() !== "post" || !form.querySelector("[name=idempotency_key]")) return;
+    if (submitter && submitter.hasAttribute("formaction")) return; // a preview: nothing to keep
+    event.preventDefault();
+    const body = new URLSearchParams(new FormData(form, submitter)).toString();
+    const queue = load();
+    queue.push({ url: form.action, body, at: Date.now() });
+    save(queue);
+    show();
+  });
+
+  async function send() {
+    const queue = load();
+    if (!navigator.onLine || queue.length === 0) return;
+    let refused = 0;
+    while (queue.length) {
+      let response;
+      try {
+        response = await fetch(queue[0].url, {
+          method: "POST",
+          body: queue[0].body,
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          credentials: "same-origin",
+        });
+      } catch {
+        return; // still no connection: keep everything for the next try
+      }
+      if (!response.ok) refused += 1; // the server said why; the entry is shown again below
+      queue.shift();
+      save(queue);
+    }
+    if (refused && queued) sessionStorage.setItem("scorekeeper-refused", String(refused));
+    location.reload();
+  }
+
+  const refused = sessionStorage.getItem("scorekeeper-refused");
+  if (refused && queued) {
+    sessionStorage.removeItem("scorekeeper-refused");
+    const note = document.getElementById("refused");
+    if (note) {
+      note.hidden = false;
+      note.textContent = note.dataset.template.replace("{n}", refused);
+    }
+  }
+  window.addEventListener("online", () => {
+    show();
+    send();
+  });
+  window.addEventListener("offline", show);
+  show();
+  send();
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js");
+})();
