@@ -229,3 +229,42 @@ def test_formulas_with_lines_answers_each_line():
     assert result.returncode == 0, result.stderr
     answers = [json.loads(line) for line in result.stdout.decode().splitlines()]
     assert [len(a["handed_to_knocker"]) for a in answers] == [3, 3]
+
+
+def test_the_command_scores_a_classic_dummy_hand_and_a_gong_zhu_deal():
+    dummy = {
+        "rules": "dummy-points",
+        "players": ["Ann", "Bee"],
+        "knock": {"player": "Bee", "kind": "normal"},
+        "counts": {"Ann": {"table": 30, "hand": 45}, "Bee": {"table": 60}},
+    }
+    gong_zhu = {
+        "rules": "gong-zhu",
+        "players": ["Ann", "Bee", "Cat", "Dan"],
+        "captured": {
+            "Ann": ["SQ"],
+            "Bee": ["DJ", "C10"],
+            "Cat": ["H2", "H3"],
+            "Dan": ["H4", "H5", "H6", "H7", "H8", "H9", "H10", "HJ", "HQ", "HK", "HA"],
+        },
+    }
+    feed = "\n".join(json.dumps(d) for d in (dummy, gong_zhu)).encode()
+    result = run_settle(feed, "--lines")
+    answers = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert result.returncode == 0, result.stderr
+    assert answers[0]["scores"] == {"Ann": -15, "Bee": 110}  # 30 − 45; 60 + the knock card's 50
+    # Q♠ −100; J♦ +100 doubled by the 10♣; ♥2 ♥3; ♥4-♥10 −49 and J Q K A −140
+    assert answers[1]["scores"] == {"Ann": -100, "Bee": 200, "Cat": -5, "Dan": -189}
+
+
+def test_a_gong_zhu_card_taken_twice_is_refused_naming_the_card():
+    doc = {
+        "rules": "gong-zhu",
+        "players": ["A", "B", "C", "D"],
+        "captured": {"A": ["SQ"], "B": ["SQ"]},
+    }
+    result = run_settle(json.dumps(doc).encode())
+    assert result.returncode == 2
+    assert json.loads(result.stdout) == {
+        "error": "Q♠ is listed for both A and B: one player took it"
+    }

@@ -6,12 +6,18 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from scorekeeper.rules import dummy_points_document, gong_zhu_document
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.knock_dummy import settle
 from scorekeeper.rules.knock_dummy_document import game_from_document, settlement_to_document
 from scorekeeper.rules.knock_dummy_formulas import handovers_to_document
 
 BAD_INPUT = 2
+# The race-to-a-target score sheets answer with a hand's scores (docs/other-games.md).
+OTHER_GAMES = {
+    "dummy-points": dummy_points_document.game_document_result,
+    "gong-zhu": gong_zhu_document.game_document_result,
+}
 
 
 def settle_text(raw: bytes, *, formulas: bool = False) -> dict[str, Any]:
@@ -27,6 +33,9 @@ def settle_text(raw: bytes, *, formulas: bool = False) -> dict[str, Any]:
     except ValueError as e:  # e.g. a number too long for Python to read
         return {"error": f"not JSON: {e}"}
     try:
+        other_game = OTHER_GAMES.get(doc.get("rules")) if isinstance(doc, dict) else None
+        if other_game is not None:
+            return other_game(doc)
         game = game_from_document(doc)
         settlement = settle(game)
     except RuleError as e:
@@ -39,8 +48,8 @@ def settle_text(raw: bytes, *, formulas: bool = False) -> dict[str, Any]:
 
 class Command(BaseCommand):
     help = (
-        "Settle Knock Dummy games given as JSON on standard input "
-        "(shared/rules/knock-dummy-settlement.md). Exit 2 on bad input."
+        "Settle games given as JSON on standard input: Knock Dummy (knock-dummy-2025), "
+        "classic Dummy (dummy-points) or Gong Zhu (gong-zhu). Exit 2 on bad input."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
