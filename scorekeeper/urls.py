@@ -1,7 +1,7 @@
 from django.contrib.auth.views import LogoutView
 from django.urls import include, path
 
-from scorekeeper.views import accounts, app, games, groups, members, table
+from scorekeeper.views import accounts, app, exports, games, groups, members, table
 
 urlpatterns = [
     path("", groups.index, name="home"),
@@ -22,6 +22,7 @@ urlpatterns = [
         name="member-remove",
     ),
     path("g/<int:group_id>/audit", members.audit, name="audit"),
+    path("g/<int:group_id>/export.<str:kind>", exports.group_export, name="group-export"),
     path("g/<int:group_id>/players/<int:player_id>", groups.player, name="player"),
     path("join", members.join, name="join"),
     path("join/<str:token>", members.join_link, name="join-link"),
@@ -32,6 +33,7 @@ urlpatterns = [
     path("s/<int:session_id>/settle", table.settle_up, name="settle"),
     path("s/<int:session_id>/summary", table.summary, name="summary"),
     path("s/<int:session_id>/history", table.history, name="history"),
+    path("s/<int:session_id>/export.<str:kind>", exports.session_export, name="session-export"),
     path(
         "s/<int:session_id>/transfers/<int:transfer_id>/paid",
         table.transfer_paid,

@@ -55,9 +55,9 @@ def group_create(
 
 
 @transaction.atomic
-def invite_create(*, group: Group, role: str, by: Membership) -> Invite:
-    """Make an invite link and a short code for `role`; only a host may."""
-    if by.group_id != group.pk or not by.can(Membership.Role.HOST):
+def invite_create(*, group: Group, role: str, by: Membership | None) -> Invite:
+    """Make an invite link and a short code for `role`; only a host may (or an operator: None)."""
+    if by is not None and (by.group_id != group.pk or not by.can(Membership.Role.HOST)):
         raise ServiceError("not-host", "only a host can invite", field="role")
     if role not in Membership.Role.values:
         raise ServiceError("role", "unknown role", field="role")

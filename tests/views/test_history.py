@@ -1,5 +1,6 @@
 """History long after the night: the group's nights, a night in full, a player's record."""
 
+import json
 import re
 
 from scorekeeper import charts
@@ -106,3 +107,22 @@ def test_a_chart_escapes_names_and_scales_to_its_data():
 def test_an_empty_chart_draws_a_frame(en, db):
     svg = charts.line_chart([], labels=[], title="nothing yet")
     assert svg.startswith("<svg") and "<polyline" not in svg
+
+
+def test_a_night_downloads_as_csv_for_a_spreadsheet_with_thai_intact(en, table):
+    play_night(table)
+    Player.objects.filter(group=table.group, name="Ann").update(name="=สมชาย")
+    response = en.get(f"/s/{table.pk}/export.csv")
+    text = response.content.decode("utf-8")
+    assert response["Content-Disposition"].startswith('attachment; filename="scorekeeper-')
+    assert text.startswith("\ufeff")  # so Excel reads the Thai
+    assert "'=สมชาย" in text  # a name never runs as a formula
+    assert len(text.strip().splitlines()) == 1 + table.lines.count()
+
+
+def test_a_group_downloads_as_json_that_names_its_format(en, table):
+    play_night(table)
+    data = json.loads(en.get(f"/g/{table.group.pk}/export.json").content)
+    assert (data["format"], data["version"]) == ("scorekeeper-group", 1)
+    assert len(data["lines"]) == table.lines.count()
+    assert en.get(f"/g/{table.group.pk}/export.xml").status_code == 404

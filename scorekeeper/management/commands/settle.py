@@ -33,7 +33,7 @@ def settle_text(raw: bytes, *, formulas: bool = False) -> dict[str, Any]:
     except ValueError as e:  # e.g. a number too long for Python to read
         return {"error": f"not JSON: {e}"}
     try:
-        other_game = OTHER_GAMES.get(doc.get("rules")) if isinstance(doc, dict) else None
+        other_game = OTHER_GAMES.get(str(doc.get("rules"))) if isinstance(doc, dict) else None
         if other_game is not None:
             return other_game(doc)
         game = game_from_document(doc)

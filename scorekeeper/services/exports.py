@@ -1,0 +1,665 @@
+"""A group's ledger as CSV for people, and the whole group as versioned JSON to move or restore.
+
+The JSON names players by name and links rows by their position in the export, never by database
+id, so it imports into an empty instance and exports again unchanged. Devices, invites, accounts,
+idempotency keys and join attempts stay behind: they belong to the instance, not to the group.
+"""
+
+import csv
+import io
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, connection, models, transaction
+from django.utils import timezone, translation
+
+from scorekeeper.models import (
+    AuditEntry,
+    Event,
+    Game,
+    Group,
+    LedgerLine,
+    Membership,
+    Player,
+    Seat,
+    Session,
+    Standing,
+    Transfer,
+)
+from scorekeeper.services.errors import ServiceError
+from scorekeeper.services.ledger import session_audit
+
+FORMAT = "scorekeeper-group"
+VERSION = 1
+
+CSV_HEADER = (
+    "line",
+    "session",
+    "started",
+    "game",
+    "game status",
+    "event",
+    "item",
+    "rule",
+    "due",
+    "payer",
+    "payee",
+    "points",
+    "baht",
+    "reversal of",
+    "recorded at",
+)
+
+
+# -- CSV ------------------------------------------------------------------------------------------
+
+
+def session_csv(*, session: Session) -> str:
+    """Return the session's ledger as CSV: a header, then one row per line in the order written."""
+    with _snapshot():
+        return _csv(LedgerLine.objects.filter(session=session))
+
+
+def group_csv(*, group: Group) -> str:
+    """Return every ledger line of the group's sessions as CSV, in the order written."""
+    with _snapshot():
+        return _csv(LedgerLine.objects.filter(session__group=group))
+
+
+def _cell(text: str) -> str:
+    """Keep a spreadsheet from reading a name as a formula (CSV injection)."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _csv(lines: models.QuerySet[LedgerLine]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_HEADER)
+    rows = lines.select_related("session", "game", "event", "payer", "payee").order_by("pk")
+    for line in rows:
+        game = line.game
+        writer.writerow(
+            (
+                line.pk,
+                line.session_id,
+                timezone.localdate(line.session.started_at).isoformat(),
+                game.number if game else "",
+                game.status if game else "",
+                line.event.number if line.event else "",
+                line.item,
+                line.rule,
+                line.due,
+                _cell(line.payer.name),
+                _cell(line.payee.name),
+                line.amount,
+                line.session.baht(line.amount),
+                line.reverses_id or "",
+                timezone.localtime(line.recorded_at).isoformat(),
+            )
+        )
+    return out.getvalue()
+
+
+# -- JSON export ----------------------------------------------------------------------------------
+
+
+def session_json(*, session: Session) -> dict[str, Any]:
+    """Return one session as a group export: its group's players, the session and its audit."""
+    with _snapshot():
+        return _export(session.group, Session.objects.filter(pk=session.pk), whole_group=False)
+
+
+def group_json(*, group: Group) -> dict[str, Any]:
+    """Return the whole group as a versioned export that `group_import` reads back."""
+    with _snapshot():
+        return _export(group, Session.objects.filter(group=group), whole_group=True)
+
+
+@contextmanager
+def _snapshot() -> Iterator[None]:
+    """Read from one snapshot, so that a write landing mid-export cannot tear the ledger."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":  # read committed would see new rows
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
+def _at(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.astimezone(UTC).isoformat()
+
+
+def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool) -> dict[str, Any]:
+    sessions = list(chosen.select_related("first_dealer").order_by("pk"))
+    session_at = {s.pk: i for i, s in enumerate(sessions)}
+    players = list(group.players.order_by("pk"))
+    name = {p.pk: p.name for p in players}
+    members = list(group.memberships.order_by("pk"))
+    member_at = {m.pk: i for i, m in enumerate(members)}
+
+    games = list(Game.objects.filter(session__in=sessions).order_by("pk"))
+    game_at = _positions(games, lambda g: g.session_id)
+    events = list(Event.objects.filter(game__session__in=sessions).order_by("pk"))
+    event_at = _positions(events, lambda e: e.game_id)
+    transfers = list(Transfer.objects.filter(session__in=sessions).order_by("pk"))
+    transfer_at = _positions(transfers, lambda t: t.session_id)
+    lines = list(LedgerLine.objects.filter(session__in=sessions).order_by("pk"))
+    line_at = {line.pk: i for i, line in enumerate(lines)}
+
+    exported: list[dict[str, Any]] = [
+        {
+            "ruleset": s.ruleset,
+            "stake_level": s.stake_level,
+            "stakes": {"less": s.stake_less, "medium": s.stake_medium, "more": s.stake_more},
+            "fine": s.fine,
+            "point_value": str(s.point_value),
+            "first_dealer": s.first_dealer.name,
+            "started_at": _at(s.started_at),
+            "closed_at": _at(s.closed_at),
+            "seats": [],
+            "games": [],
+            "transfers": [],
+            "standings": [],
+        }
+        for s in sessions
+    ]
+    for seat in Seat.objects.filter(session__in=sessions).order_by("pk"):
+        exported[session_at[seat.session_id]]["seats"].append(
+            {
+                "player": name[seat.player_id],
+                "position": seat.position,
+                "since_game": seat.since_game,
+                "until_game": seat.until_game,
+            }
+        )
+    by_game: dict[int, dict[str, Any]] = {}
+    for game in games:
+        by_game[game.pk] = {
+            "number": game.number,
+            "status": game.status,
+            "dealer": name[game.dealer_id],
+            "seating": [name[pk] for pk in game.seating],
+            "document": game.document,
+            "tie": game.tie,
+            "last_drawer": name[game.last_drawer_id] if game.last_drawer_id else None,
+            "replaces": game_at[game.replaces_id] if game.replaces_id else None,
+            "started_at": _at(game.started_at),
+            "finished_at": _at(game.finished_at),
+            "voided_at": _at(game.voided_at),
+            "events": [],
+        }
+        exported[session_at[game.session_id]]["games"].append(by_game[game.pk])
+    for event in events:
+        by_game[event.game_id]["events"].append(
+            {
+                "number": event.number,
+                "document": event.document,
+                "recorded_at": _at(event.recorded_at),
+            }
+        )
+    for transfer in transfers:
+        exported[session_at[transfer.session_id]]["transfers"].append(
+            {
+                "payer": name[transfer.payer_id],
+                "payee": name[transfer.payee_id],
+                "amount": transfer.amount,
+                "mode": transfer.mode,
+                "created_at": _at(transfer.created_at),
+            }
+        )
+    for standing in Standing.objects.filter(session__in=sessions).order_by("pk"):
+        exported[session_at[standing.session_id]]["standings"].append(
+            {"player": name[standing.player_id], "net": standing.net, "settled": standing.settled}
+        )
+
+    audit = AuditEntry.objects.filter(group=group).order_by("pk")
+    if not whole_group:
+        audit = audit.filter(session__in=sessions)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _at(timezone.now()),
+        "group": {"name": group.name, "created_at": _at(group.created_at)},
+        "players": [{"name": p.name, "created_at": _at(p.created_at)} for p in players],
+        "memberships": [
+            {
+                "name": m.name,
+                "role": m.role,
+                "joined_at": _at(m.joined_at),
+                "revoked_at": _at(m.revoked_at),
+            }
+            for m in members
+        ],
+        "sessions": exported,
+        "lines": [
+            {
+                "session": session_at[line.session_id],
+                "game": game_at[line.game_id] if line.game_id else None,
+                "event": event_at[line.event_id] if line.event_id else None,
+                "transfer": transfer_at[line.transfer_id] if line.transfer_id else None,
+                "payer": name[line.payer_id],
+                "payee": name[line.payee_id],
+                "amount": line.amount,
+                "item": line.item,
+                "rule": line.rule,
+                "due": line.due,
+                "instead_of": name[line.instead_of_id] if line.instead_of_id else None,
+                "reverses": line_at[line.reverses_id] if line.reverses_id else None,
+                "recorded_at": _at(line.recorded_at),
+            }
+            for line in lines
+        ],
+        "audit": [
+            {
+                "action": entry.action,
+                "detail": entry.detail,
+                "at": _at(entry.at),
+                "session": session_at[entry.session_id] if entry.session_id else None,
+                "game": game_at[entry.game_id] if entry.game_id else None,
+                "membership": member_at[entry.membership_id] if entry.membership_id else None,
+            }
+            for entry in audit
+        ],
+    }
+
+
+def _positions[T: models.Model](rows: Iterable[T], owner: Any) -> dict[int, int]:
+    """Number each row within its owner (a game within its session …), in the order given."""
+    counts: dict[int, int] = {}
+    at = {}
+    for row in rows:
+        key = owner(row)
+        at[row.pk] = counts.get(key, 0)
+        counts[key] = at[row.pk] + 1
+    return at
+
+
+# -- JSON import ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def group_import(*, data: dict[str, Any]) -> Group:
+    """Recreate an exported group in an empty instance, then audit every session it brought.
+
+    Refuses (writing nothing) an instance that has a group, an unknown format or version, data
+    that does not fit, and a ledger that does not add up.
+    """
+    if Group.objects.exists():
+        raise ServiceError(
+            "import-not-empty",
+            "this instance already has a group: import into an empty database",
+            field="data",
+        )
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ServiceError("import-format", "this is not a Scorekeeper group export", field="data")
+    if data.get("version") != VERSION:
+        raise ServiceError(
+            "import-version",
+            "unknown export version {version!r}: this Scorekeeper reads version {known}",
+            field="data",
+            version=data.get("version"),
+            known=VERSION,
+        )
+    try:
+        group, sessions = _import(data)
+    except ServiceError:
+        raise
+    except (IntegrityError, DataError) as error:  # what the database's own constraints refuse
+        raise ServiceError(
+            "import-malformed",
+            "malformed export: it breaks a rule of the database ({error})",
+            field="data",
+            error=error,
+        ) from error
+    for at, session in enumerate(sessions):
+        problems = session_audit(session)
+        if problems:
+            raise ServiceError(
+                "import-audit",
+                "sessions[{at}] does not add up: {problem}",
+                field="data",
+                at=at,
+                problem="; ".join(problems),
+            )
+    return group
+
+
+def _malformed(where: str, problem: str) -> ServiceError:
+    return ServiceError(
+        "import-malformed", "malformed export: {where} {problem}", field="data", where=where,
+        problem=problem,
+    )  # fmt: skip
+
+
+def _get(raw: Any, key: str, kind: type | tuple[type, ...], where: str, null: bool = False) -> Any:
+    """Return raw[key], refusing a missing field or one of the wrong JSON type."""
+    if not isinstance(raw, dict):
+        raise _malformed(where or "the export", "should be an object")
+    field = f"{where}.{key}" if where else key
+    if key not in raw:
+        raise _malformed(field, "is missing")
+    value = raw[key]
+    if value is None and null:
+        return None
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+        raise _malformed(field, f"should be {names}, not {value!r}")
+    return value
+
+
+def _list(raw: Any, key: str, where: str) -> list[Any]:
+    value: list[Any] = _get(raw, key, list, where)
+    return value
+
+
+def _time(raw: Any, key: str, where: str, null: bool = False) -> datetime | None:
+    text = _get(raw, key, str, where, null)
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise _malformed(f"{where}.{key}", f"is not an ISO-8601 time: {text!r}") from None
+    if timezone.is_naive(moment):
+        raise _malformed(f"{where}.{key}", f"needs a time zone: {text!r}")
+    return moment
+
+
+def _when(raw: Any, key: str, where: str) -> datetime:
+    moment = _time(raw, key, where)
+    assert moment is not None
+    return moment
+
+
+def _ref[T](raw: Any, key: str, rows: list[T], where: str, null: bool = True) -> T | None:
+    """Return the row of `rows` an index names (a link within one table: only rows before)."""
+    at = _get(raw, key, int, where, null)
+    if at is None:
+        return None
+    if not 0 <= at < len(rows):
+        raise _malformed(f"{where}.{key}", f"refers to {at}: no such row comes before it")
+    return rows[at]
+
+
+def _player(raw: Any, key: str, players: dict[str, Player], where: str, null: bool = False) -> Any:
+    who = _get(raw, key, str, where, null)
+    if who is None:
+        return None
+    if who not in players:
+        raise _malformed(f"{where}.{key}", f"names {who!r}, who is not among the players")
+    return players[who]
+
+
+def _valid[M: models.Model](row: M, where: str) -> M:
+    """Check the row's own fields (lengths, choices, ranges) before the database sees it."""
+    # Relations are checked by the database; JSON fields by type above ({} is a fine detail).
+    skip = [
+        f.name
+        for f in row._meta.concrete_fields
+        if f.is_relation or f.get_internal_type() == "JSONField"
+    ]
+    with translation.override("en"):  # the rest of the message is English
+        try:
+            row.clean_fields(exclude=skip)
+        except ValidationError as error:
+            problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in error.message_dict.items())
+            raise _malformed(where, f"has values that do not fit ({problems})") from None
+    return row
+
+
+def _import(data: dict[str, Any]) -> tuple[Group, list[Session]]:
+    raw_group = _get(data, "group", dict, "")
+    group = _valid(
+        Group(
+            name=_get(raw_group, "name", str, "group"),
+            created_at=_when(raw_group, "created_at", "group"),
+        ),
+        "group",
+    )
+    group.save()
+
+    players: dict[str, Player] = {}
+    for i, raw in enumerate(_list(data, "players", "")):
+        where = f"players[{i}]"
+        who = _get(raw, "name", str, where)
+        if who in players:
+            raise _malformed(f"{where}.name", f"repeats {who!r}")
+        players[who] = _valid(
+            Player(group=group, name=who, created_at=_when(raw, "created_at", where)), where
+        )
+    Player.objects.bulk_create(players.values())
+
+    members = []
+    for i, raw in enumerate(_list(data, "memberships", "")):
+        where = f"memberships[{i}]"
+        members.append(
+            _valid(
+                Membership(  # no device and no account: it lets nobody in, it names the audit's who
+                    group=group,
+                    name=_get(raw, "name", str, where),
+                    role=_get(raw, "role", str, where),
+                    joined_at=_when(raw, "joined_at", where),
+                    revoked_at=_time(raw, "revoked_at", where, null=True),
+                ),
+                where,
+            )
+        )
+    Membership.objects.bulk_create(members)
+
+    sessions: list[Session] = []
+    games: list[list[Game]] = []
+    events: list[list[list[Event]]] = []
+    transfers: list[list[Transfer]] = []
+    for i, raw in enumerate(_list(data, "sessions", "")):
+        where = f"sessions[{i}]"
+        session, its_games, its_events, its_transfers = _session_import(group, players, raw, where)
+        sessions.append(session)
+        games.append(its_games)
+        events.append(its_events)
+        transfers.append(its_transfers)
+
+    _lines_import(_list(data, "lines", ""), players, sessions, games, events, transfers)
+
+    entries = []
+    for i, raw in enumerate(_list(data, "audit", "")):
+        where = f"audit[{i}]"
+        session_at = _get(raw, "session", int, where, null=True)
+        game = None
+        if session_at is not None:
+            _ref(raw, "session", sessions, where)
+            game = _ref(raw, "game", games[session_at], where)
+        elif _get(raw, "game", int, where, null=True) is not None:
+            raise _malformed(f"{where}.game", "needs the session it belongs to")
+        entries.append(
+            _valid(
+                AuditEntry(
+                    group=group,
+                    session=sessions[session_at] if session_at is not None else None,
+                    game=game,
+                    membership=_ref(raw, "membership", members, where),
+                    action=_get(raw, "action", str, where),
+                    detail=_get(raw, "detail", dict, where),
+                    at=_when(raw, "at", where),
+                ),
+                where,
+            )
+        )
+    AuditEntry.objects.bulk_create(entries)
+    return group, sessions
+
+
+def _session_import(
+    group: Group, players: dict[str, Player], raw: Any, where: str
+) -> tuple[Session, list[Game], list[list[Event]], list[Transfer]]:
+    stakes = _get(raw, "stakes", dict, where)
+    point_value = _get(raw, "point_value", str, where)
+    try:
+        value = Decimal(point_value)
+    except InvalidOperation:
+        raise _malformed(f"{where}.point_value", f"is not a number: {point_value!r}") from None
+    session = _valid(
+        Session(
+            group=group,
+            ruleset=_get(raw, "ruleset", str, where),
+            stake_level=_get(raw, "stake_level", str, where),
+            stake_less=_get(stakes, "less", int, f"{where}.stakes"),
+            stake_medium=_get(stakes, "medium", int, f"{where}.stakes"),
+            stake_more=_get(stakes, "more", int, f"{where}.stakes"),
+            fine=_get(raw, "fine", int, where),
+            point_value=value,
+            first_dealer=_player(raw, "first_dealer", players, where),
+            started_at=_when(raw, "started_at", where),
+            closed_at=_time(raw, "closed_at", where, null=True),
+        ),
+        where,
+    )
+    session.save()
+
+    seats = []
+    for i, seat in enumerate(_list(raw, "seats", where)):
+        at = f"{where}.seats[{i}]"
+        seats.append(
+            _valid(
+                Seat(
+                    session=session,
+                    player=_player(seat, "player", players, at),
+                    position=_get(seat, "position", int, at),
+                    since_game=_get(seat, "since_game", int, at),
+                    until_game=_get(seat, "until_game", int, at, null=True),
+                ),
+                at,
+            )
+        )
+    Seat.objects.bulk_create(seats)
+
+    games: list[Game] = []
+    events: list[list[Event]] = []
+    for i, raw_game in enumerate(_list(raw, "games", where)):
+        at = f"{where}.games[{i}]"
+        seating = _list(raw_game, "seating", at)
+        if not all(isinstance(who, str) and who in players for who in seating):
+            raise _malformed(f"{at}.seating", f"names someone who is not a player: {seating!r}")
+        game = _valid(
+            Game(
+                session=session,
+                number=_get(raw_game, "number", int, at),
+                dealer=_player(raw_game, "dealer", players, at),
+                seating=[players[who].pk for who in seating],
+                status=_get(raw_game, "status", str, at),
+                document=_get(raw_game, "document", dict, at),
+                tie=_get(raw_game, "tie", dict, at, null=True),
+                last_drawer=_player(raw_game, "last_drawer", players, at, null=True),
+                replaces=_ref(raw_game, "replaces", games, at),
+                started_at=_when(raw_game, "started_at", at),
+                finished_at=_time(raw_game, "finished_at", at, null=True),
+                voided_at=_time(raw_game, "voided_at", at, null=True),
+            ),
+            at,
+        )
+        game.save()  # one by one: a correction refers to the voided game before it
+        games.append(game)
+        events.append(
+            [
+                _valid(
+                    Event(
+                        game=game,
+                        number=_get(event, "number", int, f"{at}.events[{k}]"),
+                        document=_get(event, "document", dict, f"{at}.events[{k}]"),
+                        recorded_at=_when(event, "recorded_at", f"{at}.events[{k}]"),
+                    ),
+                    f"{at}.events[{k}]",
+                )
+                for k, event in enumerate(_list(raw_game, "events", at))
+            ]
+        )
+    Event.objects.bulk_create(e for its in events for e in its)
+
+    transfers = []
+    for i, transfer in enumerate(_list(raw, "transfers", where)):
+        at = f"{where}.transfers[{i}]"
+        transfers.append(
+            _valid(
+                Transfer(
+                    session=session,
+                    payer=_player(transfer, "payer", players, at),
+                    payee=_player(transfer, "payee", players, at),
+                    amount=_get(transfer, "amount", int, at),
+                    mode=_get(transfer, "mode", str, at),
+                    created_at=_when(transfer, "created_at", at),
+                ),
+                at,
+            )
+        )
+    Transfer.objects.bulk_create(transfers)
+
+    standings = []
+    for i, standing in enumerate(_list(raw, "standings", where)):
+        at = f"{where}.standings[{i}]"
+        standings.append(
+            _valid(
+                Standing(  # the exported totals: the import's audit checks them against the ledger
+                    session=session,
+                    player=_player(standing, "player", players, at),
+                    net=_get(standing, "net", int, at),
+                    settled=_get(standing, "settled", int, at),
+                ),
+                at,
+            )
+        )
+    Standing.objects.bulk_create(standings)
+    return session, games, events, transfers
+
+
+def _lines_import(
+    raw_lines: list[Any],
+    players: dict[str, Player],
+    sessions: list[Session],
+    games: list[list[Game]],
+    events: list[list[list[Event]]],
+    transfers: list[list[Transfer]],
+) -> None:
+    """Insert the ledger in its original order; a reversal links to the recreated original."""
+    written: list[LedgerLine] = []
+    waiting: list[LedgerLine] = []
+    for i, raw in enumerate(raw_lines):
+        where = f"lines[{i}]"
+        session_at = _get(raw, "session", int, where)
+        session = _ref(raw, "session", sessions, where, null=False)
+        game_at = _get(raw, "game", int, where, null=True)
+        game = _ref(raw, "game", games[session_at], where)
+        event = None
+        if _get(raw, "event", int, where, null=True) is not None:
+            if game_at is None:
+                raise _malformed(f"{where}.event", "needs the game it belongs to")
+            event = _ref(raw, "event", events[session_at][game_at], where)
+        reverses = _ref(raw, "reverses", written + waiting, where)
+        if reverses is not None and reverses.pk is None:  # its original is still to be inserted
+            LedgerLine.objects.bulk_create(waiting)  # in order, each row learning its new id
+            written += waiting
+            waiting = []
+        waiting.append(
+            _valid(
+                LedgerLine(
+                    session=session,
+                    game=game,
+                    event=event,
+                    transfer=_ref(raw, "transfer", transfers[session_at], where),
+                    payer=_player(raw, "payer", players, where),
+                    payee=_player(raw, "payee", players, where),
+                    amount=_get(raw, "amount", int, where),
+                    item=_get(raw, "item", str, where),
+                    rule=_get(raw, "rule", str, where),
+                    due=_get(raw, "due", str, where),
+                    instead_of=_player(raw, "instead_of", players, where, null=True),
+                    reverses=reverses,
+                    recorded_at=_when(raw, "recorded_at", where),
+                ),
+                where,
+            )
+        )
+    LedgerLine.objects.bulk_create(waiting)

@@ -1,0 +1,381 @@
+"""Exports: the ledger as CSV for people, the group as JSON that imports into an empty instance."""
+
+import copy
+import csv
+import io
+from decimal import ROUND_HALF_UP, Decimal
+
+import pytest
+from django.db import transaction
+
+from scorekeeper.models import (
+    AuditEntry,
+    Event,
+    Game,
+    Group,
+    LedgerLine,
+    Membership,
+    Player,
+    Seat,
+    Session,
+    Standing,
+    Transfer,
+)
+from scorekeeper.services import access, exports, games, sessions
+from scorekeeper.services.errors import ServiceError
+from scorekeeper.services.ledger import session_audit
+from tests.services.conftest import make_session
+
+SOMCHAI, SOMYING, EVE = "สมชาย", "สมหญิง", "อีฟ"
+
+
+def make_rich_group() -> Group:
+    """Two sessions of a Thai group played through the real services, with every kind of row.
+
+    Session 1 (sian): events, a fine, a void and its correction, a tie resolved by the next head
+    card, a seat change, a stock-out, then closed, paid, one payment undone and paid again.
+    Session 2 (custom stakes, a quarter baht a point): a three-way tie resolved by a draw and a
+    game still in play with an event.
+    """
+    host_device = access.device_create(user_agent="host phone")
+    group = access.group_create(name="วงวันเสาร์", device=host_device, host_name="พี่หนึ่ง")
+    host = Membership.objects.get(group=group)
+    invite = access.invite_create(group=group, role=Membership.Role.PLAYER, by=host)
+    guest = access.invite_join(device=access.device_create(), token=invite.token, name="น้องบี")
+
+    def who(name: str) -> Player:
+        return sessions.player_create(group=group, name=name)
+
+    table = sessions.session_open(
+        group=group,
+        players=[SOMCHAI, "Bee", SOMYING, "Dan"],
+        stake_level="sian",
+        point_value=Decimal("0.5"),
+        actor=host,
+    )
+    first = games.game_start(session=table, actor=host)
+    games.event_add(game=first, event={"type": "head", "player": "Bee", "close": ["Dan"]})
+    games.event_add(game=first, event={"type": "dummy-discard", "player": SOMYING}, actor=guest)
+    games.game_finish(
+        game=first,
+        outcome={
+            "knock": {"player": SOMCHAI, "kind": "normal"},
+            "points": {"Bee": 10, SOMYING: 20, "Dan": 30},
+        },
+        actor=guest,
+    )
+    fined = games.game_start(session=table, actor=host)
+    games.event_add(game=fined, event={"type": "fine", "player": "Bee", "reason": "misdeal"})
+    wrong = games.game_start(session=table)
+    dark_fool = {
+        "knock": {"player": "Bee", "kind": "dark"},
+        "collected": [SOMCHAI, SOMYING],
+        "fool": SOMYING,
+        "speto_held": {"Dan": 1},
+        "points": {SOMCHAI: 35, SOMYING: 10, "Dan": -80},
+    }
+    games.game_finish(game=wrong, outcome={**dark_fool, "fool": None})
+    games.game_void(game=wrong, actor=host)
+    games.game_correct(
+        voided=wrong,
+        events=[{"type": "head", "player": SOMCHAI}],
+        outcome=dark_fool,
+        actor=host,
+    )
+    tied = games.game_start(session=table)
+    games.game_finish(
+        game=tied,
+        outcome={
+            "knock": {"player": SOMYING, "kind": "normal"},
+            "points": {SOMCHAI: 10, "Bee": 10, "Dan": 25},
+        },
+    )
+    seats = {s.player.name: s.position for s in table.seats.current().select_related("player")}
+    sessions.seat_change(session=table, position=seats["Dan"], player=who(EVE), actor=host)
+    last = games.game_start(session=table, head_color="red", actor=host)
+    games.game_finish(
+        game=last,
+        outcome={"points": {SOMCHAI: 40, "Bee": 30, SOMYING: 20, EVE: 10}},
+        last_drawer=who(EVE),
+    )
+    settle_up = sessions.session_close(session=table, actor=host)
+    for transfer in settle_up:
+        sessions.payment_record(transfer=transfer, actor=host)
+    sessions.payment_undo(transfer=settle_up[0], actor=host)
+    sessions.payment_record(transfer=settle_up[0], actor=guest)
+
+    second = sessions.session_open(
+        group=group,
+        players=["Bee", "Dan", EVE, SOMCHAI],
+        stake_level="custom",
+        stakes=(10, 20, 30),
+        fine=50,
+        point_value=Decimal("0.25"),
+        first_dealer=1,
+        actor=guest,
+    )
+    three_way = games.game_start(session=second, actor=guest)
+    games.game_finish(
+        game=three_way,
+        outcome={
+            "knock": {"player": EVE, "kind": "normal"},
+            "points": {"Bee": 5, "Dan": 5, SOMCHAI: 5},
+        },
+    )
+    games.game_resolve_tie(game=three_way, order=[SOMCHAI, "Bee", "Dan"], actor=guest)
+    playing = games.game_start(session=second)
+    games.event_add(game=playing, event={"type": "show-speto", "player": "Bee"})
+    return group
+
+
+@pytest.fixture(scope="module")
+def export(django_db_setup, django_db_blocker) -> dict:
+    """The rich group's JSON export, made in a transaction rolled back: the database stays empty."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        data = exports.group_json(group=make_rich_group())
+        transaction.set_rollback(True)
+    return data
+
+
+def without_time_of_export(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k != "exported_at"}
+
+
+def test_the_rich_group_has_every_kind_of_row_and_audits_clean(db):
+    group = make_rich_group()
+    statuses = set(Game.objects.values_list("status", flat=True))
+    assert statuses == {"settled", "fined", "voided", "in-play"}
+    assert Game.objects.filter(replaces__isnull=False).count() == 1
+    assert Game.objects.exclude(document__tie_break=None).count() == 2  # head card and a draw
+    assert Seat.objects.filter(until_game__isnull=False).exists()
+    assert LedgerLine.objects.filter(transfer__isnull=False, reverses__isnull=False).count() == 1
+    assert Event.objects.count() == 5
+    for session in group.sessions.all():
+        assert session_audit(session) == []
+
+
+# -- CSV ------------------------------------------------------------------------------------------
+
+
+def read_csv(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_a_session_csv_has_a_header_and_one_row_per_ledger_line_with_thai_names_intact(db):
+    table = make_session(names=(SOMCHAI, SOMYING, "Bee", "Dan"), point_value=Decimal("0.3333"))
+    game = games.game_start(session=table)
+    games.event_add(game=game, event={"type": "head", "player": SOMYING, "close": ["Dan"]})
+    games.game_finish(
+        game=game,
+        outcome={
+            "knock": {"player": SOMCHAI, "kind": "normal"},
+            "points": {SOMYING: 10, "Bee": 20, "Dan": 30},
+        },
+    )
+    games.game_void(game=game)
+    text = exports.session_csv(session=table)
+    assert text.splitlines()[0].split(",") == list(exports.CSV_HEADER)
+    rows = read_csv(text)
+    lines = list(LedgerLine.objects.for_session(table).select_related("payer", "payee"))
+    assert len(rows) == len(lines) > 0
+    for row, line in zip(rows, lines, strict=True):
+        assert (row["line"], row["payer"], row["payee"]) == (
+            str(line.pk),
+            line.payer.name,
+            line.payee.name,
+        )
+        assert (row["game"], row["game status"], row["item"], row["rule"], row["due"]) == (
+            "1",
+            "voided",
+            line.item,
+            line.rule,
+            line.due,
+        )
+        assert row["reversal of"] == (str(line.reverses_id) if line.reverses_id else "")
+    assert {SOMCHAI, SOMYING} <= {row["payer"] for row in rows} | {row["payee"] for row in rows}
+    assert any(row["event"] == "1" for row in rows)
+
+
+def test_the_baht_column_is_points_times_the_rate_rounded_half_up_to_the_satang(db):
+    table = make_session(point_value=Decimal("0.3333"))
+    game = games.game_start(session=table)
+    games.game_finish(
+        game=game,
+        outcome={
+            "knock": {"player": "Ann", "kind": "dark"},
+            "points": {"Bee": 7, "Cat": 21, "Dan": 35},
+        },
+    )
+    for row in read_csv(exports.session_csv(session=table)):
+        want = (int(row["points"]) * Decimal("0.3333")).quantize(
+            Decimal("0.01"), rounding=ROUND_HALF_UP
+        )
+        assert Decimal(row["baht"]) == want
+        assert row["baht"] == f"{want}"
+
+
+def test_a_group_csv_holds_the_lines_of_every_session(db):
+    group = make_rich_group()
+    rows = read_csv(exports.group_csv(group=group))
+    assert len(rows) == LedgerLine.objects.count()
+    assert len({row["session"] for row in rows}) == 2
+    assert {row["game status"] for row in rows} >= {"settled", "fined", "voided", ""}
+    assert EVE in {row["payee"] for row in rows} | {row["payer"] for row in rows}
+
+
+# -- JSON export ----------------------------------------------------------------------------------
+
+
+def test_the_json_export_is_versioned_and_keeps_devices_invites_and_keys_behind(export):
+    assert (export["format"], export["version"]) == ("scorekeeper-group", 1)
+    assert set(export) == {
+        "format",
+        "version",
+        "exported_at",
+        "group",
+        "players",
+        "memberships",
+        "sessions",
+        "lines",
+        "audit",
+    }
+    assert export["group"]["name"] == "วงวันเสาร์"
+    assert export["memberships"][0] == {
+        "name": "พี่หนึ่ง",
+        "role": "host",
+        "joined_at": export["memberships"][0]["joined_at"],
+        "revoked_at": None,
+    }
+    text = repr(export)
+    assert "token" not in text and "host phone" not in text and "device" not in text
+
+
+def test_the_json_export_links_by_name_and_position_not_by_database_id(export):
+    first, second = export["sessions"]
+    assert first["point_value"] == "0.5000" and second["point_value"] == "0.2500"
+    assert second["stakes"] == {"less": 10, "medium": 20, "more": 30}
+    voided, corrected = (g for g in first["games"] if g["number"] == 3)
+    assert (voided["status"], corrected["status"]) == ("voided", "settled")
+    assert corrected["replaces"] == first["games"].index(voided)
+    assert voided["seating"][0] in {SOMCHAI, "Bee", SOMYING, "Dan"}
+    reversal = next(line for line in export["lines"] if line["reverses"] is not None)
+    original = export["lines"][reversal["reverses"]]
+    assert (reversal["payer"], reversal["payee"]) == (original["payee"], original["payer"])
+    assert (reversal["amount"], reversal["game"]) == (original["amount"], original["game"])
+
+
+def test_a_session_export_holds_that_session_alone(db):
+    group = make_rich_group()
+    second = group.sessions.order_by("pk").last()
+    data = exports.session_json(session=second)
+    assert len(data["sessions"]) == 1
+    assert {line["session"] for line in data["lines"]} == {0}
+    assert len(data["lines"]) == second.lines.count()
+    assert all(entry["session"] == 0 for entry in data["audit"])
+
+
+# -- JSON import ----------------------------------------------------------------------------------
+
+
+def test_an_import_into_an_empty_instance_exports_again_unchanged_and_audits_clean(db, export):
+    group = exports.group_import(data=export)
+    again = exports.group_json(group=group)
+    assert without_time_of_export(again) == without_time_of_export(export)
+    assert LedgerLine.objects.count() == len(export["lines"])
+    for session in group.sessions.all():
+        assert session_audit(session) == []
+    assert not Membership.objects.filter(device__isnull=False).exists()
+
+
+def test_an_import_of_a_session_export_recreates_that_session(db, export):
+    with transaction.atomic():
+        group = exports.group_import(data=export)
+        data = exports.session_json(session=group.sessions.order_by("pk").first())
+        transaction.set_rollback(True)
+    group = exports.group_import(data=data)
+    assert group.sessions.count() == 1
+    assert without_time_of_export(exports.group_json(group=group))["lines"] == data["lines"]
+
+
+def counts() -> dict[str, int]:
+    tables = (Group, Player, Membership, Session, Seat, Game, Event, Transfer, LedgerLine)
+    return {m.__name__: m.objects.count() for m in (*tables, Standing, AuditEntry)}
+
+
+def test_an_import_into_an_instance_with_a_group_is_refused_and_writes_nothing(db, export):
+    access.group_create(name="วงเดิม")
+    before = counts()
+    with pytest.raises(ServiceError, match="already has a group"):
+        exports.group_import(data=export)
+    assert counts() == before
+
+
+def broken(export: dict, where: str, value: object) -> dict:
+    """A deep copy of the export with one field (a dotted path, numbers for list items) changed."""
+    data = copy.deepcopy(export)
+    *path, last = where.split(".")
+    node = data
+    for step in path:
+        node = node[int(step)] if isinstance(node, list) else node[step]
+    if value is KeyError:
+        del node[last]
+    else:
+        node[int(last) if isinstance(node, list) else last] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "message"),
+    [
+        ("format", "something-else", "not a Scorekeeper group export"),
+        ("version", 2, "unknown export version 2"),
+        ("players", "everyone", r"export: players should be list"),
+        ("sessions.0.games.2.status", "lost", "status: Value .lost. is not a valid choice"),
+        ("sessions.0.games.3.replaces", 9, "games\\[3\\]\\.replaces refers to 9"),
+        ("sessions.1.seats.0.player", "Nobody", "'Nobody', who is not among the players"),
+        ("sessions.0.point_value", "half", "not a number"),
+        ("sessions.0.started_at", "yesterday", "not an ISO-8601 time"),
+        ("lines.-1.amount", 0, "breaks a rule of the database"),
+        ("lines.-1.amount", "12", r"amount should be int"),
+        ("lines.-1.reverses", 10**6, r"reverses refers to 1000000"),
+        ("lines.-1.recorded_at", KeyError, r"recorded_at is missing"),
+        ("sessions.0.standings.0.net", 999, "sessions\\[0\\] does not add up"),
+    ],
+    ids=[
+        "unknown format",
+        "unknown version",
+        "players not a list",
+        "unknown game status",
+        "correction of a game not exported",
+        "seat of an unknown player",
+        "point value not a number",
+        "time not ISO-8601",
+        "zero amount",
+        "amount as text",
+        "reversal of a line not exported",
+        "missing time",
+        "standings that disagree with the ledger",
+    ],
+)
+def test_an_import_of_malformed_data_is_refused_with_a_clear_error_and_writes_nothing(
+    db, export, where, value, message
+):
+    if where.startswith("lines.-1"):
+        where = where.replace("-1", str(len(export["lines"]) - 1))
+    with pytest.raises(ServiceError, match=message):
+        exports.group_import(data=broken(export, where, value))
+    assert set(counts().values()) == {0}
+
+
+def test_an_import_of_something_that_is_not_an_object_is_refused(db):
+    with pytest.raises(ServiceError, match="not a Scorekeeper group export"):
+        exports.group_import(data=["format", "scorekeeper-group"])  # type: ignore[arg-type]
+
+
+def test_an_export_outside_any_transaction_reads_one_snapshot_and_says_the_same(transactional_db):
+    group = make_rich_group()
+    alone = exports.group_json(group=group)  # on PostgreSQL: its own repeatable-read snapshot
+    with transaction.atomic():
+        inside = exports.group_json(group=group)
+    assert without_time_of_export(alone) == without_time_of_export(inside)
+    assert exports.group_csv(group=group) == exports.group_csv(group=group)
