@@ -51,13 +51,16 @@ class Session(models.Model):
     """One sitting at one table, with its ruleset and stakes."""
 
     class Ruleset(models.TextChoices):
-        KNOCK_DUMMY = "knock-dummy-2025", "Knock Dummy 2025 (ดัมมี่น็อก)"
+        KNOCK_DUMMY = "knock-dummy-2025", _("Knock Dummy 2025 (ดัมมี่น็อก)")
+        DUMMY_POINTS = "dummy-points", _("Classic Dummy to 500 (ดัมมี่จดแต้ม)")
+        GONG_ZHU = "gong-zhu", _("Gong Zhu (ไพ่จับหมู)")
 
     class StakeLevel(models.TextChoices):
         THEP = "thep", "ระดับเทพ (80/100/120)"
         SIAN = "sian", "ระดับเซียน (100/200/300)"
         KHOT_SIAN = "khot-sian", "ระดับโคตรเซียน (200/300/400)"
         CUSTOM = "custom", _("Custom rates")
+        NONE = "none", _("No stakes: a score sheet")  # classic Dummy and Gong Zhu
 
     group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="sessions")
     ruleset = models.CharField(max_length=30, choices=Ruleset.choices)
@@ -68,6 +71,8 @@ class Session(models.Model):
     fine = models.PositiveIntegerField()  # rule 83's agreed rate
     point_value = models.DecimalField(max_digits=12, decimal_places=4)  # baht per point
     first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    # Classic Dummy and Gong Zhu: {"house": {...}, "target": ...} as their documents write them.
+    race = models.JSONField(default=dict, blank=True)
     started_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
 
@@ -82,6 +87,11 @@ class Session(models.Model):
 
     def baht(self, points: int) -> Decimal:
         return baht(points, self.point_value)
+
+    @property
+    def is_race(self) -> bool:
+        """A race to a target (classic Dummy, Gong Zhu): hands are scored, not paid."""
+        return self.ruleset != Session.Ruleset.KNOCK_DUMMY
 
 
 class SeatQuerySet(models.QuerySet["Seat"]):
@@ -141,6 +151,7 @@ class Game(models.Model):
         default=dict
     )  # the settle contract's input: header, outcome, events
     tie = models.JSONField(null=True, blank=True)  # what a pending tie waits for
+    scores = models.JSONField(null=True, blank=True)  # race games: each player's score of the hand
     last_drawer = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )  # stock-out games: who drew the last card (rule 11)

@@ -21,6 +21,7 @@ from scorekeeper.messages import error_text
 from scorekeeper.models import Game, LedgerLine, Player, Session
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, sessions
+from scorekeeper.views import race
 from scorekeeper.views.access import HOST, PLAYER, session_for, transfer_for
 
 EVENT_CHOICES = [
@@ -98,6 +99,8 @@ def table_version(session: Session) -> int:
 def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Show the table; an htmx poll gets only the live part, or 204 when nothing changed."""
     session = session_for(request, session_id)
+    if session.is_race:  # classic Dummy and Gong Zhu keep a score sheet, not a ledger
+        return race.table(request, session)
     version = table_version(session)
     template = "table/session.html"
     if request.htmx and request.htmx.target == "live":
