@@ -1,0 +1,200 @@
+"""Chromium at a phone's size, driving the real app served by pytest-django's live_server.
+
+Playwright's sync API runs an event loop in the test thread, and Django refuses database work
+where a loop runs unless told otherwise: the flag is set before anything touches the database.
+
+The live server answers one request at a time. The test database is SQLite in memory, and every
+request thread of the live server shares the test's one connection to it: two requests at once
+(a preview still on its way when Save is tapped, the scoreboard's poll during a write) fail with
+"database table is locked", which a real deployment (a file in WAL mode, or PostgreSQL) never
+does. Serving in turn keeps that artefact of the test set-up out of the results.
+"""
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from django.core.servers.basehttp import WSGIServer
+from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from pytest_django.live_server_helper import LiveServer
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's; Playwright cannot download browsers here
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+SCREENS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screens"
+TIMEOUT_MS = 10_000  # a page answers in milliseconds: fail well before Playwright's 30 s
+
+type Shoot = Callable[..., Path]
+
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+class Patient(QuietWSGIRequestHandler):
+    # A connection the browser opened ahead and never used must not hold the queue for long.
+    timeout = 5
+
+
+class OneAtATime(LiveServerThread):
+    """A live server thread that serves requests in turn, on the test's database connection."""
+
+    def _create_server(self, connections_override: object = None) -> WSGIServer:
+        return WSGIServer((self.host, self.port), Patient, allow_reuse_address=False)
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    """pytest-django's live server, serving one request at a time (see above)."""
+    server = LiveServer("localhost", start=False)
+    threaded = server.thread
+    server.thread = OneAtATime(
+        "localhost",
+        static_handler=threaded.static_handler,
+        connections_override=threaded.connections_override,
+    )
+    server.thread.daemon = True
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium", pytrace=False)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+def new_context(browser: Browser, **options: object) -> BrowserContext:
+    """Open a context as a Thai phone: 390 × 844, th-TH, unless `options` say otherwise."""
+    context = browser.new_context(
+        **{"viewport": PHONE, "locale": "th-TH", **options}  # type: ignore[arg-type]
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    return context
+
+
+def csp_violation(text: str) -> bool:
+    """Chromium reports a blocked script, style or handler on the console, citing the policy."""
+    return "Content Security Policy" in text
+
+
+def watch(page: Page) -> list[str]:
+    """Collect what goes wrong on `page` that no assertion looks at.
+
+    JavaScript errors, server errors, and every Content Security Policy violation: the policy
+    must hold on every screen the tests visit.
+    """
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
+    page.on(
+        "console",
+        lambda message: (
+            problems.append(f"CSP violation: {message.text}")
+            if csp_violation(message.text)
+            else None
+        ),
+    )
+    page.on(
+        "response",
+        lambda r: (
+            problems.append(f"HTTP {r.status} from {r.request.method} {r.url}")
+            if r.status >= 500
+            else None
+        ),
+    )
+    return problems
+
+
+@contextmanager
+def open_page(browser: Browser, name: str, **options: object) -> Iterator[Page]:
+    """Open a page in a fresh context; fail if it met a JavaScript error or a server error.
+
+    When the test fails, the page as it was is saved as test-artifacts/screens/failed-<name>.png.
+    """
+    context = new_context(browser, **options)
+    page = context.new_page()
+    problems = watch(page)
+    try:
+        yield page
+    except BaseException as error:
+        error.add_note(keep_failed(page, name))
+        for problem in problems:
+            error.add_note(problem)
+        raise
+    finally:
+        context.close()  # stops the htmx polls before the database is flushed
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+def full_page(page: Page, path: Path) -> None:
+    """Screenshot the whole page, then put the scroll back where it was.
+
+    Chromium restores the scroll after a full-page capture a few frames late; a click in between
+    lands where the button was a moment ago, and nothing happens.
+    """
+    scrolled = page.evaluate("() => window.scrollY")
+    page.screenshot(path=str(path), full_page=True)
+    page.evaluate("y => window.scrollTo(0, y)", scrolled)
+    page.wait_for_function("y => window.scrollY === y", arg=scrolled, polling=20)
+
+
+def keep_failed(page: Page, name: str) -> str:
+    """Save the page as it is when a test fails; say where."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    path = SCREENS / f"failed-{name}.png"
+    try:
+        full_page(page, path)
+    except Exception as error:  # the page may have gone with the failure
+        return f"no screenshot of the failed page: {error}"
+    return f"the page at {page.url} when the test failed: {path}"
+
+
+CALL_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
+    report: pytest.TestReport = yield
+    if report.when == "call":
+        item.stash[CALL_FAILED] = report.failed
+    return report
+
+
+@pytest.fixture
+def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    with open_page(browser, request.node.name) as page:
+        yield page
+        if request.node.stash.get(CALL_FAILED, False):
+            print(keep_failed(page, request.node.name))  # shown with the failure's output
+
+
+@pytest.fixture
+def screenshot(request: pytest.FixtureRequest) -> Shoot:
+    """Save the whole `page` (or `on`) as test-artifacts/screens/<name>.png; return the path."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+
+    def shoot(name: str, on: Page | None = None) -> Path:
+        page = on or request.getfixturevalue("page")
+        path = SCREENS / f"{name}.png"
+        full_page(page, path)
+        return path
+
+    return shoot
