@@ -230,6 +230,29 @@ class FinishForm(forms.Form):
                 label=player, choices=[(0, "0"), (1, "1"), (2, "2")], coerce=int, initial=0
             )
 
+    @staticmethod
+    def initial_from(outcome: dict[str, Any], players: list[str]) -> dict[str, Any]:
+        """Return the form's initial values for a result as the settle contract writes it."""
+        knock = outcome.get("knock")
+        initial: dict[str, Any] = {
+            "ending": "knock" if knock else "stock-out",
+            "knocker": knock["player"] if knock else "",
+            "kind": knock["kind"] if knock else KnockKind.NORMAL,
+            "fool": outcome.get("fool", ""),
+            "total": outcome.get("total", ""),
+            "dark": [p for p in players if p not in outcome.get("collected", players)],
+            "color": outcome.get("color", []),
+            "knocker_held": outcome.get("knocker_speto", {}).get("held", 0),
+            "knocker_picked": outcome.get("knocker_speto", {}).get("picked", 0),
+            "face_down": outcome.get("face_down", ""),
+            "by_levels": "levels" in outcome,
+        }
+        for i, player in enumerate(players):
+            initial[f"points_{i}"] = outcome.get("points", {}).get(player)
+            initial[f"level_{i}"] = outcome.get("levels", {}).get(player, "")
+            initial[f"held_{i}"] = outcome.get("speto_held", {}).get(player, 0)
+        return initial
+
     def point_fields(self) -> list[tuple[forms.BoundField, forms.BoundField, forms.BoundField]]:
         return [
             (self[f"points_{i}"], self[f"level_{i}"], self[f"held_{i}"])

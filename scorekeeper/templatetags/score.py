@@ -70,6 +70,12 @@ def signed_baht(value: Decimal) -> str:
 
 
 @register.filter
+def baht_text(value: Decimal) -> str:
+    """Write baht with thousands separators and satang: 2,550.00."""
+    return f"{value:,.2f}"
+
+
+@register.filter
 def amount(value: int) -> str:
     return f"{value:,}"
 

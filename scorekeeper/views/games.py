@@ -162,7 +162,9 @@ def correct(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResp
     if voided.status != Game.Status.VOIDED or hasattr(voided, "replaced_by"):
         return redirect("game", session_id=session_id, game_id=voided.pk)
     events = list(voided.events.all())
-    form = FinishForm(request.POST or None, players=voided.document["players"])
+    players = voided.document["players"]
+    initial = FinishForm.initial_from(voided.outcome, players)  # start from what was entered
+    form = FinishForm(request.POST or None, players=players, initial=initial)
     kept = request.POST.getlist("keep") if request.method == "POST" else [str(e.pk) for e in events]
     if request.method == "POST" and form.is_valid():
         drawer = _player_named(voided, form.cleaned_data["last_drawer"] or "")

@@ -141,6 +141,8 @@ def test_a_voided_game_is_entered_again_corrected_in_its_place(en, in_play):
     form = en.get(url(in_play, "correct")).content.decode()
     event = in_play.events.get()
     assert f'name="keep" value="{event.pk}" checked' in form
+    assert "Head (ค่าหัว) · Bee" in form  # the event by its name in the game
+    assert 'name="points_3" value="30"' in form  # the voided result, ready to change
     response = en.post(
         url(in_play, "correct"), finish_data(knocker="Bee", points_0="10", points_1="")
     )
