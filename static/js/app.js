@@ -37,6 +37,7 @@
     const queue = load();
     if (!navigator.onLine || queue.length === 0) return;
     let refused = 0;
+    let landing = null; // where the last save would have taken this page
     while (queue.length) {
       let response;
       try {
@@ -50,11 +51,13 @@
         return; // still no connection: keep everything for the next try
       }
       if (!response.ok) refused += 1; // the server said why; the entry is shown again below
+      else if (response.redirected) landing = response.url;
       queue.shift();
       save(queue);
     }
     if (refused && queued) sessionStorage.setItem("scorekeeper-refused", String(refused));
-    location.reload();
+    if (landing) location.assign(landing);
+    else location.reload();
   }
 
   const refused = sessionStorage.getItem("scorekeeper-refused");
