@@ -4,6 +4,7 @@ from decimal import Decimal
 from typing import Any, cast
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.models import Session, Transfer
@@ -48,7 +49,7 @@ class SessionOpenForm(forms.Form):
     seat_4 = forms.CharField(label=_("Seat 4"), max_length=40, widget=forms.TextInput(attrs=NAME))
     first_dealer = forms.TypedChoiceField(
         label=_("First dealer (ผู้ทำไพ่คนแรก)"),
-        choices=[(i, _("Seat %(n)s") % {"n": i}) for i in range(1, 5)],
+        choices=[(i, format_lazy("{} {}", _("Seat"), i)) for i in range(1, 5)],
         coerce=int,
         initial=1,
     )
@@ -358,7 +359,7 @@ class SeatForm(forms.Form):
     def __init__(self, *args: Any, seats: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _choices(self, "position").choices = [
-            (i, _("Seat %(n)s") % {"n": i + 1}) for i in range(seats)
+            (i, format_lazy("{} {}", _("Seat"), i + 1)) for i in range(seats)
         ]
 
 

@@ -72,6 +72,51 @@ def error_text(error: RuleError) -> str:
             _("%(name)s fooled a light-colour knock: rule 60 makes them lose more.") % p
         ),
         "seats": lambda: _("Knock Dummy needs four different players."),
+        # The race score sheets: classic Dummy to 500 and Gong Zhu.
+        "race-players": lambda: _("This game needs %(fewest)s to %(most)s different players.") % p,
+        "race-money": lambda: _("Classic Dummy keeps score only: it has no point value."),
+        "hand-recorded": lambda: (
+            _("Hand %(n)s was already recorded by %(who)s at %(at)s: here is the sheet.") % p
+        ),
+        "match-over": lambda: (
+            _("The match is over: %(names)s won. Close it, or void a hand to go on.") % p
+            if "names" in p
+            else _("The match is over: close it, or void a hand to go on.")
+        ),
+        "points-fives": lambda: (
+            _("%(name)s's points must come in fives: every card counts 5, 10, 15 or 50.") % p
+        ),
+        "points-range": lambda: (
+            _("%(name)s's points cannot be more than the whole deck's %(most)s.") % p
+        ),
+        "knocker-hand": lambda: (
+            _(
+                "%(name)s knocked, so holds no cards: leave their hand empty (the knock card is the"
+                " bonus)."
+            )
+            % p
+        ),
+        "knocker-collected": lambda: _(
+            "A knocker who never collected knocked dark: choose a dark knock instead."
+        ),
+        "sleeper-table": lambda: _("%(name)s never collected, so laid nothing on the table.") % p,
+        "head-sleeper": lambda: (
+            _("%(name)s picked up the head card, so collected: they cannot be a dark sleeper.") % p
+        ),
+        "head-close-twice": lambda: _("There is one head card: one close discard of it at most."),
+        "head-close-without-head": lambda: (
+            _("%(name)s's close discard of the head needs another player to have picked it up.") % p
+        ),
+        "speto-defence-twice": lambda: _(
+            "Only the first discard of a hand can be a Speto-defence discard."
+        ),
+        "house-not-played": lambda: _("The house does not play that rule (its amount is 0)."),
+        "card-missing": lambda: (
+            _("Nobody took %(cards)s: in a four-player deal every point card is taken.") % p
+        ),
+        "cards-missing": lambda: (
+            _("Nobody took %(cards)s: a three-player deal leaves out one card at most.") % p
+        ),
         "hub": lambda: _("Choose who everyone settles with."),
     }
     text = texts.get(error.code)

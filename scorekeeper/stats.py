@@ -9,6 +9,8 @@ from django.db.models import Count, Q, Sum
 
 from scorekeeper.models import Game, Group, LedgerLine, Player, Session, Standing
 
+KNOCK_DUMMY = Session.Ruleset.KNOCK_DUMMY
+
 
 @dataclass(frozen=True)
 class Night:
@@ -57,7 +59,7 @@ def session_running(session: Session) -> tuple[list[str], dict[str, list[int]]]:
 
 @dataclass
 class Record:
-    """A player's lifetime at the group's tables."""
+    """A player's lifetime at the group's Knock Dummy tables (the score sheets keep their own)."""
 
     player: Player
     net: int = 0
@@ -99,7 +101,7 @@ def player_record(player: Player) -> Record:
     """Gather one player's record from the standings, the games' documents and the ledger."""
     record = Record(player)
     standings = list(
-        Standing.objects.filter(player=player)
+        Standing.objects.filter(player=player, session__ruleset=KNOCK_DUMMY)
         .select_related("session")
         .order_by("session__started_at")
     )
@@ -113,7 +115,9 @@ def player_record(player: Player) -> Record:
         if record.worst is None or st.net < record.worst.net:
             record.worst = st
     games = Game.objects.filter(
-        session__group=player.group, status__in=[Game.Status.SETTLED, Game.Status.FINED]
+        session__group=player.group,
+        session__ruleset=KNOCK_DUMMY,
+        status__in=[Game.Status.SETTLED, Game.Status.FINED],
     )
     for game in games.only("document", "seating"):
         if player.pk not in game.seating:
@@ -136,7 +140,9 @@ def player_record(player: Player) -> Record:
 
 def _head_to_head(player: Player) -> list[tuple[Player, int]]:
     """Return what the player won (+) or lost (−) against each other player, over every game."""
-    lines = LedgerLine.objects.filter(session__group=player.group).exclude(item=LedgerLine.PAYMENT)
+    lines = LedgerLine.objects.filter(
+        session__group=player.group, session__ruleset=KNOCK_DUMMY
+    ).exclude(item=LedgerLine.PAYMENT)
     won = lines.filter(payee=player).values("payer").annotate(total=Sum("amount"))
     lost = lines.filter(payer=player).values("payee").annotate(total=Sum("amount"))
     nets: Counter[int] = Counter()

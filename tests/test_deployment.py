@@ -40,6 +40,7 @@ def test_the_deploy_check_reports_nothing_with_production_settings(tmp_path):
         "SCOREKEEPER_SQLITE": str(tmp_path / "db.sqlite3"),
     }
     env.pop("DATABASE_URL", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set for the browser tests, never in production
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
         cwd=ROOT,

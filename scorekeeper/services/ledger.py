@@ -8,6 +8,7 @@ from django.db.models import F
 
 from scorekeeper.models import Event, Game, LedgerLine, Player, Session, Standing, Transfer
 from scorekeeper.rules import knock_dummy
+from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.knock_dummy_document import game_from_document
 
 
@@ -111,6 +112,8 @@ def session_audit(session: Session) -> list[str]:
     """Replay the ledger and re-settle every game; return every disagreement (none: all is well)."""
     problems = []
     lines = list(LedgerLine.objects.for_session(session).select_related("payer", "payee"))
+    if session.is_race:
+        return _race_audit(session, lines)
     replay = _deltas(lines)
     for standing in Standing.objects.filter(session=session).select_related("player"):
         want = replay.get(standing.player_id, Delta())
@@ -125,6 +128,41 @@ def session_audit(session: Session) -> list[str]:
             by_game.setdefault(line.game_id, []).append(line)
     for game in session.games.all():
         problems += _game_audit(game, by_game.get(game.pk, []))
+    return problems
+
+
+def _race_audit(session: Session, lines: list[LedgerLine]) -> list[str]:
+    """A score sheet: totals add up the standing hands, settled replays the payments (only)."""
+    # Imported here: services.race builds on services.sessions, which imports this module.
+    from scorekeeper.services.race import hand_result
+
+    problems = [
+        f"line {line.pk} is a {line.item} line: a score sheet records payments only"
+        for line in lines
+        if line.item != LedgerLine.PAYMENT
+    ]
+    want: Counter[int] = Counter()
+    for game in session.games.counted():
+        scores = game.scores or {}
+        for name, player_id in zip(game.document["players"], game.seating, strict=True):
+            want[player_id] += scores.get(name, 0)
+        if game.status != Game.Status.SETTLED:
+            continue
+        try:
+            fresh = hand_result(game.document)["scores"]
+        except RuleError as error:
+            problems.append(f"hand {game.number}: the engine refuses it again ({error})")
+            continue
+        if fresh != scores:
+            problems.append(f"hand {game.number}: stored scores differ from a fresh scoring")
+    replay = _deltas(lines)
+    for standing in Standing.objects.filter(session=session).select_related("player"):
+        paid = replay.get(standing.player_id, Delta()).settled
+        if (standing.net, standing.settled) != (want[standing.player_id], paid):
+            problems.append(
+                f"{standing.player}: running totals {standing.net}/{standing.settled}, "
+                f"hands and payments {want[standing.player_id]}/{paid}"
+            )
     return problems
 
 

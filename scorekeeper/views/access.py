@@ -62,21 +62,40 @@ def group_for(request: HtmxHttpRequest, group_id: int, role: str = VIEWER) -> Gr
     return group
 
 
-def session_for(request: HtmxHttpRequest, session_id: int, role: str = VIEWER) -> Session:
+def session_for(
+    request: HtmxHttpRequest, session_id: int, role: str = VIEWER, *, race: bool | None = None
+) -> Session:
+    """Admit the visitor to a session; `race` names the kind of sheet the view is for.
+
+    A Knock Dummy address asked for a race session (or the other way round) does not exist.
+    """
     session = get_object_or_404(Session.objects.select_related("group"), pk=session_id)
     _admit(request, session.group, role)
+    if race is not None and session.is_race != race:
+        raise Http404("not this kind of game")
     return session
 
 
-def game_for(request: HtmxHttpRequest, session_id: int, game_id: int, role: str = VIEWER) -> Game:
-    session = session_for(request, session_id, role)
-    return get_object_or_404(
-        Game.objects.select_related("session__group"), pk=game_id, session=session
-    )
+def game_for(
+    request: HtmxHttpRequest,
+    session_id: int,
+    game_id: int,
+    role: str = VIEWER,
+    *,
+    race: bool | None = None,
+) -> Game:
+    session = session_for(request, session_id, role, race=race)
+    games = Game.objects.select_related("session__group")
+    return get_object_or_404(games, pk=game_id, session=session)
 
 
 def transfer_for(
-    request: HtmxHttpRequest, session_id: int, transfer_id: int, role: str = VIEWER
+    request: HtmxHttpRequest,
+    session_id: int,
+    transfer_id: int,
+    role: str = VIEWER,
+    *,
+    race: bool | None = None,
 ) -> Transfer:
-    session = session_for(request, session_id, role)
+    session = session_for(request, session_id, role, race=race)
     return get_object_or_404(Transfer, pk=transfer_id, session=session)

@@ -1,12 +1,528 @@
-"""Classic Dummy to 500 and Gong Zhu: the score sheet of a race to a target."""
+"""Classic Dummy to 500 and Gong Zhu: the score sheet of a race to a target.
 
-from django.http import HttpResponse
-from django.shortcuts import render
+The sheet (standings after every hand, the hands, the match's end), opening one, entering a hand
+with its live preview, a hand's page and its void, the end of the night with Gong Zhu's money.
+"""
 
+import contextlib
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Max
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scorekeeper import charts
+from scorekeeper.forms_race import (
+    KIND_LABELS,
+    PENALTY_LABELS,
+    DummyHandForm,
+    DummyOpenForm,
+    GongZhuHandForm,
+    GongZhuOpenForm,
+    RaceOpenForm,
+)
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Session
+from scorekeeper.messages import error_text
+from scorekeeper.models import Game, Player, Session, Transfer
+from scorekeeper.rules.dummy_points import Penalty
+from scorekeeper.rules.errors import RuleError
+from scorekeeper.rules.gong_zhu import Card
+from scorekeeper.services import race, sessions
+from scorekeeper.services.race import DUMMY, GONG_ZHU
+from scorekeeper.views.access import HOST, PLAYER, VIEWER, game_for, group_for, session_for
+
+OPEN_FORMS: dict[str, type[RaceOpenForm]] = {DUMMY: DummyOpenForm, GONG_ZHU: GongZhuOpenForm}
+type HandForm = GongZhuHandForm | DummyHandForm
+
+
+def _race_session(request: HtmxHttpRequest, session_id: int, role: str = VIEWER) -> Session:
+    """Fetch a race session for this visitor; a Knock Dummy session has no score sheet."""
+    session = session_for(request, session_id, role, race=True)
+    if not session.is_race:
+        raise Http404("not a score sheet")
+    return session
+
+
+def _race_game(request: HtmxHttpRequest, session_id: int, game_id: int, role: str) -> Game:
+    game = game_for(request, session_id, game_id, role, race=True)
+    if not game.session.is_race:
+        raise Http404("not a score sheet")
+    return game
+
+
+def _version(session: Session) -> int:
+    """Every write leaves an audit entry in its transaction: the newest one dates the sheet."""
+    return session.audit.aggregate(latest=Max("id"))["latest"] or 0
+
+
+def _card_label(code: str | None) -> str | None:
+    return None if code is None else Card(code).label
+
+
+# -- the score sheet -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """One player on the sheet's standings."""
+
+    player: Player
+    total: int
+    money: int | None  # Gong Zhu for money: what the pairwise settlement gives (+) or takes (−)
+    baht: Decimal | None
+    winner: bool
+    pig: bool
+    deals_next: bool
+    to_go: int | None  # classic Dummy: the points still missing to the target
+
+
+def target_text(session: Session) -> str:
+    """The target as the table says it: 500, −500, +1,000, ±1,000."""
+    target = session.race.get("target")
+    if session.ruleset == DUMMY:
+        return f"{int(target):,}"
+    sign = {"down": "−", "up": "+", "either": "±"}[target["direction"]]
+    return f"{sign}{int(target['points']):,}"
+
+
+def _plays_for_money(session: Session) -> bool:
+    return session.ruleset == GONG_ZHU and session.point_value > 0
+
+
+def _board(session: Session, state: race.RaceState, dealer: Player | None) -> list[Row]:
+    money = _plays_for_money(session)
+    target = int(session.race["target"]) if session.ruleset == DUMMY else None
+    return [
+        Row(
+            player=p,
+            total=state.totals[p.name],
+            money=state.money[p.name] if money else None,
+            baht=session.baht(state.money[p.name]) if money else None,
+            winner=p.name in state.winners,
+            pig=p.name in state.pigs,
+            deals_next=dealer is not None and dealer.pk == p.pk,
+            to_go=max(target - state.totals[p.name], 0) if target is not None else None,
+        )
+        for p in state.players
+    ]
+
+
+def _facts(session: Session, hand: Game) -> list[str]:
+    """What the sheet says about a hand beside its scores, in the table's words."""
+    doc = hand.document
+    facts = [_("%(name)s dealt") % {"name": hand.dealer.name}]
+    if session.ruleset == GONG_ZHU:
+        try:
+            result = race.hand_result(doc)
+        except RuleError:
+            return facts
+        pig = next((p for p, cards in doc["captured"].items() if "SQ" in cards), None)
+        if result["big_shuan"]:
+            facts.append(_("Big Shuan (บิ๊กช้วน): %(name)s") % {"name": result["big_shuan"]})
+        elif result["shuan"]:
+            facts.append(_("Shuan (ช้วน): %(name)s") % {"name": result["shuan"]})
+        if pig:
+            facts.append(_("Q♠ to %(name)s") % {"name": pig})
+        if result["missing"]:
+            facts.append(_("not dealt: %(card)s") % {"card": _card_label(result["missing"])})
+        return facts
+    knock = doc.get("knock")
+    if knock:
+        kind = str(KIND_LABELS.get(knock["kind"], knock["kind"]))
+        facts.append(_("%(name)s knocked: %(kind)s") % {"name": knock["player"], "kind": kind})
+    else:
+        facts.append(_("the stock ran out"))
+    if doc.get("fool"):
+        facts.append(_("fool discard (ทิ้งโง่): %(name)s") % {"name": doc["fool"]})
+    return facts
+
+
+def _hands(session: Session, players: list[Player]) -> list[dict[str, Any]]:
+    """Every hand, oldest first, with each player's score and running total after it."""
+    running = {p.name: 0 for p in players}
+    rows = []
+    for hand in session.games.select_related("dealer").order_by("number", "started_at"):
+        counted = hand.status != Game.Status.VOIDED
+        scores = hand.scores or {}
+        if counted:
+            for name in running:
+                running[name] += scores.get(name, 0)
+        rows.append(
+            {
+                "hand": hand,
+                "voided": not counted,
+                "cells": [
+                    {
+                        "player": p.name,
+                        "score": scores.get(p.name, 0),
+                        "total": running[p.name] if counted else None,
+                    }
+                    for p in players
+                ],
+                "facts": _facts(session, hand),
+            }
+        )
+    return rows
+
+
+def sheet_context(session: Session) -> dict[str, Any]:
+    state = race.race_state(session)
+    dealer = race.next_dealer(session) if session.is_open and not state.ended else None
+    return {
+        "session": session,
+        "gong_zhu": session.ruleset == GONG_ZHU,
+        "money": _plays_for_money(session),
+        "target": target_text(session),
+        "state": state,
+        "board": _board(session, state, dealer),
+        "players": state.players,
+        "hands": list(reversed(_hands(session, state.players))),
+        "next_dealer": dealer,
+        "reversed": session.ruleset == DUMMY and race.deal_direction(session) == -1,
+    }
 
 
 def table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
-    """Show the score sheet: standings after every hand, the hands, the match's end."""
-    return render(request, "race/table.html", {"session": session})
+    """Show the score sheet; an htmx poll gets only the sheet, or 204 when nothing changed."""
+    version = _version(session)
+    template = "race/table.html"
+    if request.htmx and request.htmx.target == "sheet":
+        if request.GET.get("v") == str(version):
+            return HttpResponse(status=204)  # htmx swaps nothing
+        template += "#sheet"
+    context = {**sheet_context(session), "membership": request.membership, "version": version}
+    return render(request, template, context)
+
+
+# -- opening a sheet -----------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def race_open(request: HtmxHttpRequest, group_id: int, ruleset: str) -> HttpResponse:
+    """Open a score sheet of classic Dummy or Gong Zhu: players, target, house options."""
+    group = group_for(request, group_id, PLAYER)
+    if ruleset not in OPEN_FORMS:
+        raise Http404("no such game")
+    form = OPEN_FORMS[ruleset](request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            session = race.race_open(
+                group=group,
+                ruleset=ruleset,
+                players=form.names(),
+                house=form.race_house(),
+                target=form.race_target(),
+                point_value=form.race_point_value(),
+                first_dealer=form.dealer_index(),
+                actor=request.membership,
+                idempotency_key=request.POST.get("idempotency_key"),
+            )
+        except RuleError as e:
+            form.add_error(None, error_text(e))
+        else:
+            return redirect("table", session_id=session.pk)
+    context = {
+        "group": group,
+        "form": form,
+        "ruleset": ruleset,
+        "gong_zhu": ruleset == GONG_ZHU,
+        "title": Session.Ruleset(ruleset).label,
+        "names": list(group.players.order_by("name").values_list("name", flat=True)),
+    }
+    return render(request, "race/open.html", context, status=422 if form.errors else 200)
+
+
+# -- entering a hand -----------------------------------------------------------------------------
+
+
+def _hand_form(session: Session, data: Any = None) -> HandForm:
+    players = [p.name for p in race.race_state(session).players]
+    if session.ruleset == GONG_ZHU:
+        return GongZhuHandForm(data, players=players)
+    return DummyHandForm(data, players=players, house=session.race["house"])
+
+
+def _preview(session: Session, form: HandForm) -> dict[str, Any]:
+    """Score what the form says as the next hand, without writing: scores, totals, the end."""
+    if not session.is_open:
+        return {"problem": _("This session is closed.")}
+    if not form.is_bound:
+        return {"left": len(Card)} if isinstance(form, GongZhuHandForm) else {}
+    if not form.is_valid():
+        if isinstance(form, GongZhuHandForm):
+            return {"left": len(Card) - form.entered(), "shuan": form.shuan_so_far()}
+        return {}
+    try:
+        result = race.hand_preview(session=session, hand=form.hand())
+    except RuleError as e:
+        return {"problem": error_text(e)}
+    detail = result.get("detail", {})
+    return {
+        "rows": [
+            {
+                "player": name,
+                "score": result["scores"][name],
+                "total": result["match"]["totals"][name],
+                "detail": detail.get(name),
+            }
+            for name in form.players
+        ],
+        "match": result["match"],
+        "shuan": result.get("shuan"),
+        "big_shuan": result.get("big_shuan"),
+        "missing": _card_label(result.get("missing")),
+        "reverse": result.get("reverse_next_deal", False),
+    }
+
+
+def _hand_page(
+    request: HtmxHttpRequest, session: Session, form: HandForm, status: int = 200
+) -> HttpResponse:
+    dealer = race.next_dealer(session)
+    context = {
+        "session": session,
+        "form": form,
+        "gong_zhu": session.ruleset == GONG_ZHU,
+        "number": sessions.next_game_number(session),
+        "dealer": dealer,
+        "target": target_text(session),
+        "preview": _preview(session, form),
+    }
+    template = "race/hand_new.html"
+    if request.htmx and request.htmx.target == "preview":
+        template += "#preview"
+    return render(request, template, context, status=status)
+
+
+def _number(request: HtmxHttpRequest) -> int | None:
+    """The number of the hand the form was opened for: a second phone's entry is not doubled."""
+    try:
+        return int(request.POST.get("number", ""))
+    except ValueError:
+        return None
+
+
+@require_http_methods(["GET", "POST"])
+def hand_new(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Enter the next hand; saving scores it with the engine and updates the standings."""
+    session = _race_session(request, session_id, PLAYER)
+    if not session.is_open:
+        return redirect("table", session_id=session.pk)
+    state = race.race_state(session)
+    if request.method == "GET" and state.ended:
+        messages.warning(request, _("The match is over: close it, or void a hand to go on."))
+        return redirect("table", session_id=session.pk)
+    form = _hand_form(session, request.POST or None)
+    if request.method == "GET":
+        return _hand_page(request, session, form)
+    if form.is_valid():
+        try:
+            race.hand_record(
+                session=session,
+                hand=form.hand(),
+                number=_number(request),
+                actor=request.membership,
+                idempotency_key=request.POST.get("idempotency_key"),
+            )
+        except RuleError as e:
+            if e.code in ("hand-recorded", "session-closed"):  # another phone was first
+                messages.warning(request, error_text(e))
+                return redirect("table", session_id=session.pk)
+            field = form.field_for(e)
+            form.add_error(field if field in form.fields else None, error_text(e))
+        else:
+            return redirect("table", session_id=session.pk)
+    return _hand_page(request, session, form, status=422)
+
+
+@require_POST
+def hand_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Score the hand form as it is filled in; writes nothing."""
+    session = _race_session(request, session_id, PLAYER)
+    return _hand_page(request, session, _hand_form(session, request.POST))
+
+
+# -- one hand ------------------------------------------------------------------------------------
+
+
+def _penalties(count: dict[str, Any]) -> list[str]:
+    return [
+        f"{PENALTY_LABELS[Penalty(kind)]} × {n}" for kind, n in count.get("penalties", {}).items()
+    ]
+
+
+def _hand_rows(session: Session, hand: Game) -> list[dict[str, Any]]:
+    doc = hand.document
+    try:
+        result = race.hand_result(doc)
+    except RuleError:
+        result = {}
+    detail = result.get("detail", {})
+    rows = []
+    for name in doc["players"]:
+        row: dict[str, Any] = {"player": name, "score": (hand.scores or {}).get(name, 0)}
+        if session.ruleset == GONG_ZHU:
+            cards = doc["captured"].get(name, [])
+            row["cards"] = [Card(c).label for c in cards]
+        else:
+            count = doc["counts"][name]
+            row["count"] = count
+            row["detail"] = detail.get(name)
+            row["penalties"] = _penalties(count)
+            row["dark"] = count.get("collected") is False
+        rows.append(row)
+    return rows
+
+
+@require_GET
+def hand(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+    """One hand as recorded: what each player took or counted, and what the engine made of it."""
+    game = _race_game(request, session_id, game_id, VIEWER)
+    session = game.session
+    doc = game.document
+    result: dict[str, Any] = {}
+    with contextlib.suppress(RuleError):
+        result = race.hand_result(doc)
+    knock = doc.get("knock")
+    context = {
+        "session": session,
+        "game": game,
+        "gong_zhu": session.ruleset == GONG_ZHU,
+        "rows": _hand_rows(session, game),
+        "facts": _facts(session, game),
+        "knock_kind": KIND_LABELS.get(knock["kind"]) if knock else None,
+        "result": result,
+        "missing": _card_label(result.get("missing")),
+        "membership": request.membership,
+    }
+    return render(request, "race/hand.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def hand_void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+    """Ask, then void: the hand's scores come off the totals; it stays on the sheet, struck out."""
+    game = _race_game(request, session_id, game_id, HOST)
+    if request.method == "POST":
+        try:
+            race.hand_void(
+                game=game,
+                actor=request.membership,
+                idempotency_key=request.POST.get("idempotency_key"),
+            )
+        except RuleError as e:
+            if e.code != "voided-twice":  # a second tap needs no word
+                messages.warning(request, error_text(e))
+        return redirect("race-hand", session_id=session_id, game_id=game.pk)
+    return render(request, "race/void.html", {"session": game.session, "game": game})
+
+
+# -- the end of the night ------------------------------------------------------------------------
+
+
+def settle_context(session: Session) -> dict[str, Any]:
+    context = sheet_context(session)
+    rows = []
+    for t in session.transfers.select_related("payer", "payee").prefetch_related("lines"):
+        made = sum(1 for line in t.lines.all() if line.reverses_id is None)
+        undone = sum(1 for line in t.lines.all() if line.reverses_id is not None)
+        rows.append({"transfer": t, "paid": made > undone, "baht": session.baht(t.amount)})
+    state: race.RaceState = context["state"]
+    pairwise = [
+        {"payer": p.payer, "payee": p.payee, "points": p.points, "baht": session.baht(p.points)}
+        for p in state.pairwise
+    ]
+    return {
+        **context,
+        "transfers": rows,
+        "pairwise": pairwise if context["money"] else [],
+        "share": _share_text(session, state, rows),
+    }
+
+
+def _share_text(session: Session, state: race.RaceState, rows: list[dict[str, Any]]) -> str:
+    """The end of the match as plain text to paste into a LINE chat."""
+    lines = [
+        f"Scorekeeper · {session.group.name} · {session.started_at:%d/%m/%Y}",
+        f"{session.get_ruleset_display()} · {target_text(session)}",
+    ]
+    for p in state.players:
+        total = state.totals[p.name]
+        sign = "+" if total > 0 else "−" if total < 0 else ""
+        lines.append(f"{p.name}: {sign}{abs(total):,}")
+    if state.winners and state.ended:
+        lines.append(_("Winner: %(names)s") % {"names": ", ".join(state.winners)})
+    if state.pigs:
+        lines.append(_("The pig (หมู): %(names)s") % {"names": ", ".join(state.pigs)})
+    if rows:
+        lines.append(_("Who pays whom:"))
+    for paid in rows:
+        t: Transfer = paid["transfer"]
+        tick = " ✓" if paid["paid"] else ""
+        lines.append(f"{t.payer.name} → {t.payee.name}: {paid['baht']:,.2f} ฿ ({t.amount:,}){tick}")
+    return "\n".join(lines)
+
+
+@require_http_methods(["GET", "POST"])
+def settle(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The end of the match: close the sheet (the host) and, for Gong Zhu's money, who pays whom."""
+    session = _race_session(request, session_id)
+    error = None
+    if request.method == "POST":
+        _race_session(request, session_id, HOST)  # closing the match is the host's
+        try:
+            race.race_close(session=session, actor=request.membership)
+        except RuleError as e:
+            if e.code != "session-closed":  # a second tap finds it closed: show it so
+                error = error_text(e)
+        if error is None:
+            return redirect("race-settle", session_id=session.pk)
+    context = {**settle_context(session), "membership": request.membership, "error": error}
+    return render(request, "race/settle.html", context, status=422 if error else 200)
+
+
+@require_POST
+def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -> HttpResponse:
+    """Mark a Gong Zhu payment made (or undo the mark), as a payment line of the ledger."""
+    session = _race_session(request, session_id, PLAYER)
+    transfer = session.transfers.filter(pk=transfer_id).first()
+    if transfer is None:
+        raise Http404("no such transfer")
+    # A refusal means the transfer is already as asked (a double tap): show the page as it is.
+    with contextlib.suppress(RuleError):
+        if request.POST.get("undo"):
+            sessions.payment_undo(transfer=transfer, actor=request.membership)
+        else:
+            sessions.payment_record(transfer=transfer, actor=request.membership)
+    if request.htmx:
+        context = {**settle_context(session), "membership": request.membership}
+        return render(request, "race/settle.html#transfers", context)
+    return redirect("race-settle", session_id=session_id)
+
+
+@require_GET
+def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The match as it reads later: the totals after every hand, drawn and listed; the money."""
+    session = _race_session(request, session_id)
+    context = settle_context(session)
+    hands = [row for row in reversed(context["hands"]) if not row["voided"]]
+    running = {
+        p.name: [next(c["total"] for c in row["cells"] if c["player"] == p.name) for row in hands]
+        for p in context["players"]
+    }
+    labels = [str(row["hand"].number) for row in hands]
+    context.update(
+        {
+            "chart": charts.line_chart(
+                charts.series(running), labels=labels, title=_("Totals after every hand")
+            ),
+            "legend": charts.series(running),
+            "oldest_first": list(reversed(context["hands"])),
+            "membership": request.membership,
+        }
+    )
+    return render(request, "race/history.html", context)

@@ -118,7 +118,7 @@ def _back_to_table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
 
 @require_POST
 def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    session = session_for(request, session_id, PLAYER)
+    session = session_for(request, session_id, PLAYER, race=False)
     form = StartForm(request.POST)
     context = table_context(session)
     if form.is_valid():
@@ -141,7 +141,7 @@ def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def event_add(request: HtmxHttpRequest, session_id: int, event_type: str) -> HttpResponse:
     """Record one immediate event of the game in play: its lines are paid at once."""
-    session = session_for(request, session_id, PLAYER)
+    session = session_for(request, session_id, PLAYER, race=False)
     game = session.games.filter(status=Game.Status.IN_PLAY).first()
     labels = dict(EVENT_CHOICES)
     if game is None or event_type not in labels:
@@ -166,7 +166,7 @@ def event_add(request: HtmxHttpRequest, session_id: int, event_type: str) -> Htt
 @require_http_methods(["GET", "POST"])
 def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Change who sits where between games."""
-    session = session_for(request, session_id, HOST)
+    session = session_for(request, session_id, HOST, race=False)
     form = SeatForm(request.POST or None, seats=4)
     if request.method == "POST" and form.is_valid():
         try:
@@ -193,11 +193,11 @@ def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Close the session and show who pays whom; mark each transfer paid as it is made."""
-    session = session_for(request, session_id)
+    session = session_for(request, session_id, race=False)
     names = [row.player.name for row in _scoreboard(session)]
     form = SettleForm(request.POST or None, players=names)
     if request.method == "POST":
-        session_for(request, session_id, HOST)  # closing the night is the host's
+        session_for(request, session_id, HOST, race=False)  # closing the night is the host's
     if request.method == "POST" and session.is_open and form.is_valid():
         hub = None
         if form.cleaned_data["hub"]:
@@ -249,7 +249,7 @@ def _share_text(session: Session, rows: list[dict[str, Any]]) -> str:
 
 @require_POST
 def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -> HttpResponse:
-    transfer = transfer_for(request, session_id, transfer_id, PLAYER)
+    transfer = transfer_for(request, session_id, transfer_id, PLAYER, race=False)
     # A refusal means the transfer is already as asked (a double tap): show the page as it is.
     with contextlib.suppress(RuleError):
         if request.POST.get("undo"):
@@ -264,14 +264,14 @@ def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -
 @require_GET
 def summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """A clean page of the night's result, for a screenshot."""
-    session = session_for(request, session_id)
+    session = session_for(request, session_id, race=False)
     return render(request, "table/summary.html", _settle_context(session))
 
 
 @require_GET
 def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """The night as it reads later: games with their events and corrections, the settle-up."""
-    session = session_for(request, session_id)
+    session = session_for(request, session_id, race=False)
     labels, running = stats.session_running(session)
     chart = charts.line_chart(charts.series(running), labels=labels, title=_("Running balance"))
     games_ = (

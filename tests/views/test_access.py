@@ -9,7 +9,7 @@ from django.urls import get_resolver
 from django.utils import timezone
 
 from scorekeeper.models import Game, Invite, JoinAttempt, Membership
-from scorekeeper.services import access, games, sessions
+from scorekeeper.services import access, games, race, sessions
 from tests.views.conftest import finish_data, member
 
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
@@ -42,6 +42,14 @@ GUARDED = {
     "game-void": ("post", HOST),
     "game-tie": ("post", PLAYER),
     "game-correct": ("post", HOST),
+    "race-open": ("post", PLAYER),
+    "race-hand-new": ("post", PLAYER),
+    "race-preview": ("post", PLAYER),
+    "race-hand": ("get", VIEWER),
+    "race-hand-void": ("post", HOST),
+    "race-settle": ("post", HOST),
+    "race-history": ("get", VIEWER),
+    "race-paid": ("post", PLAYER),
 }
 
 
@@ -77,7 +85,22 @@ def night(table, client):
     )
     transfer = sessions.session_close(session=other)[0]
     host = Membership.objects.get(group=table.group, role=HOST)
+    gong_zhu = {"house": {}, "target": {"points": 100, "direction": "down"}}
+    sheet = race.race_open(
+        group=table.group, ruleset="gong-zhu", players=["Ann", "Bee", "Cat"], **gong_zhu
+    )
+    deal = {"captured": {"Ann": ["SQ"], "Bee": [c for c in race.BIG_SHUAN if c != "SQ"]}}
+    hand = race.hand_record(session=sheet, hand=deal)
+    paid = race.race_open(
+        group=table.group, ruleset="gong-zhu", players=["Ann", "Bee", "Cat"], **gong_zhu,
+        point_value=Decimal(1),
+    )  # fmt: skip
+    race.hand_record(session=paid, hand=deal)
     return {
+        "race_session": sheet.pk,
+        "race_game": hand.pk,
+        "race_transfer_session": paid.pk,
+        "race_transfer": race.race_close(session=paid)[0].pk,
         "group_id": table.group.pk,
         "session_id": table.pk,
         "game_id": first.pk,
@@ -102,7 +125,16 @@ def address(name: str, ids: dict) -> str:
         "member-remove": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
         "event-add": {"session_id": ids["session_id"], "event_type": "head"},
         "transfer-paid": {"session_id": ids["transfer_session"], "transfer_id": ids["transfer_id"]},
+        "race-open": {"group_id": ids["group_id"], "ruleset": "gong-zhu"},
+        "race-hand": {"session_id": ids["race_session"], "game_id": ids["race_game"]},
+        "race-hand-void": {"session_id": ids["race_session"], "game_id": ids["race_game"]},
+        "race-paid": {
+            "session_id": ids["race_transfer_session"],
+            "transfer_id": ids["race_transfer"],
+        },
     }.get(name)
+    if kwargs is None and name.startswith("race-"):
+        kwargs = {"session_id": ids["race_session"]}
     if kwargs is None and name.startswith("game-") and name != "game-start" or name == "game":
         kwargs = {"session_id": ids["session_id"], "game_id": ids["game_id"]}
     if kwargs is None:

@@ -1,0 +1,392 @@
+"""Classic Dummy to 500 and Gong Zhu: score sheets of a race to a target (docs/other-games.md).
+
+A race session keeps no ledger of debts: each hand is a Game whose `document` is the engine's deal
+(players, house, what happened) and whose `scores` are what the engine made of it; Standing.net is
+the running total, kept in step in the same transaction. The session's `race` holds the house
+options and the target as the documents write them. Only Gong Zhu is played for money, settled
+when the session closes.
+
+The deal goes round the table one seat at a time, from the first dealer on, in seat order. In
+classic Dummy a fool discard (ทิ้งโง่) turns the next deal the other way round (the engine's
+`reverse_next_deal`), and it stays turned until another fool turns it back. A voided hand is left
+out of both, as if it had not been played.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from scorekeeper.models import Game, Group, Membership, Player, Seat, Session, Standing, Transfer
+from scorekeeper.rules import dummy_points, dummy_points_document, gong_zhu, gong_zhu_document
+from scorekeeper.rules import transfers as transfer_rules
+from scorekeeper.services import once
+from scorekeeper.services.access import audit
+from scorekeeper.services.errors import ServiceError
+from scorekeeper.services.sessions import lock_open, next_game_number, player_create
+
+DUMMY, GONG_ZHU = Session.Ruleset.DUMMY_POINTS, Session.Ruleset.GONG_ZHU
+RULESETS = (DUMMY, GONG_ZHU)
+PLAYERS: dict[str, tuple[int, int]] = {
+    DUMMY: (dummy_points.MIN_PLAYERS, dummy_points.MAX_PLAYERS),
+    GONG_ZHU: (3, 4),
+}
+ENGINES: dict[str, Callable[[Any], dict[str, Any]]] = {
+    DUMMY: dummy_points_document.game_document_result,
+    GONG_ZHU: gong_zhu_document.game_document_result,
+}
+# What a hand adds to the session's header (rules, players, house) to make the engine's deal.
+HAND_FIELDS: dict[str, set[str]] = {
+    DUMMY: {"counts", "knock", "fool", "head"},
+    GONG_ZHU: {"captured"},
+}
+# Every card to one player: a deal that is valid at any table, to check a session's settings.
+BIG_SHUAN = [str(card) for card in gong_zhu.Card]
+
+
+@dataclass(frozen=True)
+class RaceState:
+    """Where a race session stands: each seated player's total and, once over, who won."""
+
+    players: list[Player]  # in seat order
+    totals: dict[str, int]
+    ended: bool
+    winners: tuple[str, ...]
+    pigs: tuple[str, ...]  # Gong Zhu's หมู, once the negative target is reached
+    money: dict[str, int]  # Gong Zhu: what each receives (+) or pays (−) in points, pairwise
+    pairwise: tuple[gong_zhu.Payment, ...]  # Gong Zhu: every pair's difference, lower pays
+
+
+def race_state(session: Session) -> RaceState:
+    """Return the standings of a race session as its engine reads the running totals."""
+    players = [s.player for s in session.seats.current().select_related("player")]
+    nets = dict(session.standings.values_list("player_id", "net"))
+    totals = {p.name: nets.get(p.pk, 0) for p in players}
+    if session.ruleset == GONG_ZHU:
+        state = gong_zhu.standing(totals, _gong_zhu_target(session))
+        return RaceState(
+            players,
+            totals,
+            state.ended,
+            state.winners,
+            state.pigs,
+            gong_zhu.pairwise_net(totals),
+            gong_zhu.pairwise(totals),
+        )
+    dummy = dummy_points.standing(totals, int(session.race["target"]))
+    return RaceState(players, totals, dummy.ended, dummy.winners, (), {}, ())
+
+
+def _gong_zhu_target(session: Session) -> gong_zhu.Target:
+    target = session.race["target"]
+    return gong_zhu.Target(int(target["points"]), gong_zhu.Direction(target["direction"]))
+
+
+def hand_document(session: Session, players: Sequence[str], hand: dict[str, Any]) -> dict[str, Any]:
+    """Return the engine's deal for `hand`: the session's rules and house, these players."""
+    unknown = sorted(set(hand) - HAND_FIELDS[session.ruleset])
+    if unknown:
+        raise ServiceError(
+            "hand-field", "{name} is not part of a hand", field="hand", name=unknown[0]
+        )
+    return {
+        "rules": session.ruleset,
+        "players": list(players),
+        "house": session.race["house"],
+        **hand,
+    }
+
+
+def hand_result(document: dict[str, Any]) -> dict[str, Any]:
+    """Score a stored or previewed deal with its game's engine; RuleError if it cannot be."""
+    return ENGINES[document["rules"]](document)
+
+
+# -- opening a session ---------------------------------------------------------------------------
+
+
+def _probe(ruleset: str, names: list[str], race: dict[str, Any]) -> None:
+    """Have the engine read the settings with a deal any table could play: refuse bad ones."""
+    hand: dict[str, Any]
+    if ruleset == DUMMY:
+        hand = {"counts": {n: {"difference": 0} for n in names}}
+    else:
+        hand = {"captured": {names[0]: BIG_SHUAN}}
+    match = {"totals": dict.fromkeys(names, 0), "target": race["target"]}
+    ENGINES[ruleset]({"rules": ruleset, "players": names, "house": race["house"], **hand,
+                      "match": match})  # fmt: skip
+
+
+@transaction.atomic
+def race_open(
+    *,
+    group: Group,
+    ruleset: str,
+    players: Sequence[Player | str],
+    house: dict[str, Any],
+    target: int | dict[str, Any],
+    point_value: Decimal = Decimal(0),
+    first_dealer: Player | int | None = None,
+    actor: Membership | None = None,
+    idempotency_key: str | None = None,
+) -> Session:
+    """Open a score sheet of classic Dummy (2-4 players) or Gong Zhu (3-4), players in seat order.
+
+    `house` and `target` are written as the game's document writes them: classic Dummy's target
+    is a number of points; Gong Zhu's is {"points": 500, "direction": "down"}. Only Gong Zhu is
+    played for money, `point_value` baht a point.
+    """
+    Group.objects.select_for_update().get(pk=group.pk)  # two taps on "open" wait for each other
+    if (done := once.replayed(idempotency_key, "race-open")) is not None:
+        return Session.objects.get(pk=done["session"])
+    if ruleset not in RULESETS:
+        raise ServiceError("race-ruleset", "unknown score sheet {name}", field="ruleset",
+                           name=ruleset)  # fmt: skip
+    seated = [p if isinstance(p, Player) else player_create(group=group, name=p) for p in players]
+    fewest, most = PLAYERS[ruleset]
+    if not fewest <= len(seated) <= most or len({p.pk for p in seated}) != len(seated):
+        raise ServiceError(
+            "race-players",
+            "this game needs {fewest} to {most} different players",
+            field="players",
+            fewest=fewest,
+            most=most,
+        )
+    if any(p.group_id != group.pk for p in seated):
+        raise ServiceError("player-group", "every player must be a member", field="players")
+    if not isinstance(point_value, Decimal) or point_value < 0:
+        raise ServiceError("point-value", "a point's value is 0 baht or more", field="point_value")
+    if ruleset == DUMMY and point_value:
+        raise ServiceError(
+            "race-money", "classic Dummy keeps score only: it has no point value",
+            field="point_value",
+        )  # fmt: skip
+    race = {"house": dict(house), "target": target}
+    _probe(ruleset, [p.name for p in seated], race)
+    if first_dealer is None:
+        dealer: Player | None = seated[0]
+    elif isinstance(first_dealer, Player):
+        dealer = first_dealer
+    else:
+        dealer = seated[first_dealer] if 0 <= first_dealer < len(seated) else None
+    if dealer not in seated:
+        raise ServiceError("dealer", "the dealer must be at the table", field="first_dealer")
+    session = Session.objects.create(
+        group=group,
+        ruleset=ruleset,
+        stake_level=Session.StakeLevel.NONE,
+        stake_less=0,
+        stake_medium=0,
+        stake_more=0,
+        fine=0,
+        point_value=point_value,
+        first_dealer=dealer,
+        race=race,
+    )
+    Seat.objects.bulk_create(
+        Seat(session=session, player=p, position=i, since_game=1) for i, p in enumerate(seated)
+    )
+    Standing.objects.bulk_create(Standing(session=session, player=p) for p in seated)
+    audit(group=group, actor=actor, action="race-open", session=session,
+          detail={"ruleset": ruleset})  # fmt: skip
+    once.remember(idempotency_key, "race-open", {"session": session.pk})
+    return session
+
+
+# -- the deal going round ------------------------------------------------------------------------
+
+
+def _counted(session: Session) -> list[Game]:
+    return list(session.games.counted().order_by("number"))
+
+
+def deal_direction(session: Session, hands: Sequence[Game] | None = None) -> int:
+    """Return 1 while the deal goes round in seat order, −1 once a fool has turned it back."""
+    if session.ruleset != DUMMY:
+        return 1
+    hands = _counted(session) if hands is None else hands
+    fools = sum(1 for hand in hands if hand.document.get("fool"))
+    return -1 if fools % 2 else 1
+
+
+def next_dealer(session: Session) -> Player:
+    """Return who deals the next hand: the seat after the last hand's dealer, either way round."""
+    hands = _counted(session)
+    if not hands:
+        return session.first_dealer
+    seats = [s.player for s in session.seats.current().select_related("player")]
+    at = next((i for i, p in enumerate(seats) if p.pk == hands[-1].dealer_id), -1)
+    return seats[(at + deal_direction(session, hands)) % len(seats)]
+
+
+# -- hands ---------------------------------------------------------------------------------------
+
+
+def _turn_order(session: Session, dealer: Player) -> list[Player]:
+    seats = [s.player for s in session.seats.current().select_related("player")]
+    step = deal_direction(session)
+    at = next(i for i, p in enumerate(seats) if p.pk == dealer.pk)
+    return [seats[(at + step * i) % len(seats)] for i in range(len(seats))]
+
+
+def _match(session: Session, state: RaceState) -> dict[str, Any]:
+    return {"totals": state.totals, "target": session.race["target"]}
+
+
+def _refuse_after_the_end(state: RaceState) -> None:
+    if state.ended:
+        raise ServiceError(
+            "match-over",
+            "the match is over: {names} won. Void a hand to go on, or close the match",
+            field="match",
+            names=", ".join(state.winners),
+        )
+
+
+def _refuse_recorded(session: Session, number: int) -> None:
+    game = session.games.filter(number=number).first()
+    last = session.audit.filter(game=game).select_related("membership").first() if game else None
+    raise ServiceError(
+        "hand-recorded",
+        "hand {n} was already recorded by {who} at {at}",
+        field="hand",
+        n=number,
+        who=str(last.membership) if last and last.membership else "another phone",
+        at=f"{timezone.localtime(game.finished_at if game and game.finished_at else None):%H:%M}",
+    )
+
+
+def hand_preview(*, session: Session, hand: dict[str, Any]) -> dict[str, Any]:
+    """Score `hand` as the next hand of the match without writing anything: the engine's result.
+
+    Raises RuleError exactly as hand_record would.
+    """
+    state = race_state(session)
+    _refuse_after_the_end(state)
+    players = [p.name for p in _turn_order(session, next_dealer(session))]
+    document = hand_document(session, players, hand)
+    return hand_result({**document, "match": _match(session, state)})
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    session: Session,
+    hand: dict[str, Any],
+    number: int | None = None,
+    actor: Membership | None = None,
+    idempotency_key: str | None = None,
+) -> Game:
+    """Score the next hand with the engine, store it and add its scores to the running totals.
+
+    `number`, the hand the form was opened for, refuses a second phone's entry of the same hand.
+    """
+    session = lock_open(session)
+    if (done := once.replayed(idempotency_key, "hand-record")) is not None:
+        return Game.objects.get(pk=done["game"])
+    if not session.is_race:
+        raise ServiceError("not-race", "this session is not a score sheet", field="session")
+    if number is not None and number != next_game_number(session):
+        _refuse_recorded(session, number)
+    state = race_state(session)
+    _refuse_after_the_end(state)
+    dealer = next_dealer(session)
+    order = _turn_order(session, dealer)
+    document = hand_document(session, [p.name for p in order], hand)
+    result = hand_result({**document, "match": _match(session, state)})
+    scores: dict[str, int] = result["scores"]
+    now = timezone.now()
+    game = Game.objects.create(
+        session=session,
+        number=next_game_number(session),
+        dealer=dealer,
+        seating=[p.pk for p in order],
+        status=Game.Status.SETTLED,
+        document=document,
+        scores=scores,
+        started_at=now,
+        finished_at=now,
+    )
+    _add(session, game, sign=1)
+    audit(group=session.group, actor=actor, action="hand-record", session=session, game=game,
+          detail={"scores": scores})  # fmt: skip
+    once.remember(idempotency_key, "hand-record", {"game": game.pk})
+    return game
+
+
+def _add(session: Session, game: Game, *, sign: int) -> None:
+    """Add (sign 1) or take off (−1) a hand's scores, naming players as its document does."""
+    scores = game.scores or {}
+    for name, player_id in zip(game.document["players"], game.seating, strict=True):
+        if scores.get(name):
+            Standing.objects.filter(session=session, player_id=player_id).update(
+                net=F("net") + sign * scores[name]
+            )
+
+
+@transaction.atomic
+def hand_void(
+    *, game: Game, actor: Membership | None = None, idempotency_key: str | None = None
+) -> Game:
+    """Void a hand: take its scores off the running totals; it stays on the sheet, struck out."""
+    session = lock_open(game.session)
+    if (done := once.replayed(idempotency_key, "hand-void")) is not None:
+        return Game.objects.get(pk=done["game"])
+    game = Game.objects.get(pk=game.pk)
+    if game.status == Game.Status.VOIDED:
+        raise ServiceError("voided-twice", "game {n} is already voided", n=game.number)
+    _add(session, game, sign=-1)
+    game.status = Game.Status.VOIDED
+    game.voided_at = timezone.now()
+    game.save(update_fields=["status", "voided_at"])
+    audit(group=session.group, actor=actor, action="hand-void", session=session, game=game)
+    once.remember(idempotency_key, "hand-void", {"game": game.pk})
+    return game
+
+
+# -- the end of the night ------------------------------------------------------------------------
+
+
+def race_plan(session: Session) -> list[transfer_rules.Transfer]:
+    """Return who pays whom, in points, when a Gong Zhu session played for money closes.
+
+    The page settles pairwise: every player pays each player with a higher total the difference.
+    Those payments net to `gong_zhu.pairwise_net`; the fewest transfers of the nets move the same
+    money with fewer hand-overs (at most one fewer than the players), so that is what is asked.
+    Classic Dummy, and Gong Zhu for no money, close with nothing to pay.
+    """
+    if session.ruleset != GONG_ZHU or not session.point_value:
+        return []
+    return transfer_rules.fewest_transfers(race_state(session).money)
+
+
+@transaction.atomic
+def race_close(*, session: Session, actor: Membership | None = None) -> list[Transfer]:
+    """Close a race session; for Gong Zhu played for money, store the transfers to pay.
+
+    The host may close before the target is reached: the money is then settled on the totals as
+    they stand. Payments are marked with sessions.payment_record.
+    """
+    session = lock_open(session)
+    if not session.is_race:
+        raise ServiceError("not-race", "this session is not a score sheet", field="session")
+    players = {p.name: p for p in race_state(session).players}
+    rows = Transfer.objects.bulk_create(
+        Transfer(
+            session=session,
+            payer=players[t.payer],
+            payee=players[t.payee],
+            amount=t.amount,
+            mode=Transfer.Mode.FEWEST,
+        )
+        for t in race_plan(session)
+    )
+    session.closed_at = timezone.now()
+    session.save(update_fields=["closed_at"])
+    audit(group=session.group, actor=actor, action="session-close", session=session,
+          detail={"transfers": len(rows)})  # fmt: skip
+    return rows
