@@ -1,9 +1,19 @@
 """Idempotency: a form's key stored with the write it made, so a retry records nothing twice."""
 
+import hashlib
 from typing import Any
 
 from scorekeeper.models import IdempotencyKey
 from scorekeeper.services.errors import ServiceError
+
+KEY_LENGTH = 64  # IdempotencyKey.key
+
+
+def _stored(key: str) -> str:
+    """Return the key as stored: a longer one by its SHA-256, so no two keys share a row."""
+    if len(key) <= KEY_LENGTH:
+        return key
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def replayed(key: str | None, action: str) -> dict[str, Any] | None:
@@ -13,7 +23,7 @@ def replayed(key: str | None, action: str) -> dict[str, Any] | None:
     """
     if not key:
         return None
-    row = IdempotencyKey.objects.filter(key=key).first()
+    row = IdempotencyKey.objects.filter(key=_stored(key)).first()
     if row is None:
         return None
     if row.action != action:
@@ -24,4 +34,4 @@ def replayed(key: str | None, action: str) -> dict[str, Any] | None:
 def remember(key: str | None, action: str, result: dict[str, Any]) -> None:
     """Store the key with the result, in the transaction of the write itself."""
     if key:
-        IdempotencyKey.objects.create(key=key[:64], action=action, result=result)
+        IdempotencyKey.objects.create(key=_stored(key), action=action, result=result)

@@ -298,3 +298,16 @@ def test_every_write_needs_the_csrf_token_which_htmx_sends_in_a_header(table):
     allowed = phone.post(f"/s/{table.pk}/games/start", {}, HTTP_X_CSRFTOKEN=token)
     assert allowed.status_code == 302
     assert table.games.count() == 1
+
+
+def test_long_idempotency_keys_that_share_a_beginning_are_different_keys(en, table):
+    start = f"/s/{table.pk}/games/start"
+    common = "k" * 64
+    en.post(start, {"idempotency_key": common + "first"})
+    game = table.games.get()
+    games.game_void(game=game)
+    second = en.post(start, {"idempotency_key": common + "second"})
+    assert second.status_code == 302
+    assert table.games.count() == 2  # not mistaken for a retry of the first
+    again = en.post(start, {"idempotency_key": common + "second"})
+    assert again.status_code == 302 and table.games.count() == 2  # a real retry replays
