@@ -9,11 +9,12 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 UV := $(shell command -v uv 2>/dev/null || echo "python3 -m uv")
 
-.PHONY: help uv gettext chromium sync run serve test test-postgres postgres bench check-examples lint
+.PHONY: help uv gettext chromium sync run serve test test-soak test-postgres postgres bench check-examples lint
 
 help:
 	@echo "make run    install, migrate and serve on http://127.0.0.1:8000 (embedded SQLite)"
 	@echo "make test   install what the tests need and run them (SQLite; DATABASE_URL for PostgreSQL)"
+	@echo "make test-soak  load, crash and fuzz runs against a real server (CI runs them too)"
 	@echo "make serve  production: gunicorn + whitenoise, settings from the environment"
 	@echo "make bench  settlement benchmarks (figures go in docs/performance.md)"
 
@@ -51,7 +52,12 @@ serve: sync
 # With DATABASE_URL pointing at PostgreSQL, the local server is started first if it is down.
 test: sync chromium
 	@if [[ "$${DATABASE_URL:-}" == postgres* ]]; then $(MAKE) --no-print-directory postgres; fi
-	$(UV) run pytest $(PYTEST_ARGS)
+	$(UV) run pytest -m "not soak" $(PYTEST_ARGS)
+
+# Beyond the quick suite: 20 writers for a minute against a real server on SQLite and PostgreSQL,
+# a SIGKILL in the middle of writes, and thousands of malformed posts.
+test-soak: sync postgres
+	$(UV) run pytest -m soak $(PYTEST_ARGS)
 
 test-postgres:
 	DATABASE_URL=postgres://postgres@127.0.0.1:5432/scorekeeper $(MAKE) --no-print-directory test
