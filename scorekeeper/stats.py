@@ -77,6 +77,11 @@ class Record:
     dates: list[str] = field(default_factory=list)
 
     @property
+    def over_time_rows(self) -> list[tuple[str, int]]:
+        """The chart's numbers as text: each night's date and the running net after it."""
+        return list(zip(self.dates, self.over_time, strict=True))
+
+    @property
     def knocks_by_kind(self) -> list[tuple[str, int]]:
         # A list, not the Counter: a template's `.items` would look up the key "items" first.
         return sorted(self.knocks.items())

@@ -165,8 +165,8 @@ def event_add(request: HtmxHttpRequest, session_id: int, event_type: str) -> Htt
 
 @require_http_methods(["GET", "POST"])
 def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    """Change who sits where between games."""
-    session = session_for(request, session_id, HOST, race=False)
+    """Change who sits where between games (or hands: the score sheets seat players too)."""
+    session = session_for(request, session_id, HOST)
     form = SeatForm(request.POST or None, seats=4)
     if request.method == "POST" and form.is_valid():
         try:

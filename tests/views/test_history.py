@@ -82,6 +82,7 @@ def test_a_players_record_counts_knocks_fools_dark_sleeps_and_head_to_head(en, t
     assert dan_facts["Dark sleeps (ลบมืด)"] == "1"
     assert dan_facts["Spetos held (อมสเปโต)"] == "1"
     assert "against Bee" in body
+    assert '<td class="num">−1,000</td>' in body  # the chart's point, also as text
 
 
 def test_head_to_head_nets_are_what_passed_between_the_two(table):

@@ -472,7 +472,6 @@ def test_the_knock_dummy_addresses_of_a_score_sheet_do_not_exist(client, db):
         f"/s/{sheet.pk}/games/start",
         f"/s/{sheet.pk}/events/head",
         f"/s/{sheet.pk}/settle",
-        f"/s/{sheet.pk}/seats",
         f"/s/{sheet.pk}/games/{hand.pk}/void",
         f"/s/{sheet.pk}/games/{hand.pk}/finish",
     ):
@@ -480,3 +479,24 @@ def test_the_knock_dummy_addresses_of_a_score_sheet_do_not_exist(client, db):
     assert client.get(f"/s/{sheet.pk}/history").status_code == 404
     assert client.get(f"/s/{sheet.pk}/").status_code == 200  # the sheet itself
     assert sheet.games.count() == 1 and sheet.transfers.count() == 0
+
+
+def test_a_new_player_takes_a_seat_on_a_score_sheet_and_plays_the_next_hand(client, db):
+    group = access.group_create(name="วงหมู")
+    member(client, group, Membership.Role.HOST)
+    sheet = race.race_open(
+        group=group,
+        ruleset="gong-zhu",
+        players=["Ann", "Bee", "Cat", "Dan"],
+        house={},
+        target={"points": 1000, "direction": "down"},
+        point_value=Decimal(1),
+    )
+    hearts = [f"H{n}" for n in range(2, 11)] + ["HJ", "HQ", "HK", "HA"]
+    race.hand_record(session=sheet, hand={"captured": {"Ann": ["SQ", "DJ", "C10"], "Bee": hearts}})
+    assert client.post(f"/s/{sheet.pk}/seats", {"position": "3", "name": "Eve"}).status_code == 302
+    hand = race.hand_record(
+        session=sheet, hand={"captured": {"Eve": ["SQ", "DJ", "C10"], "Cat": hearts}}
+    )
+    assert set(hand.scores) == {"Ann", "Bee", "Cat", "Eve"}
+    assert session_audit(sheet) == []
