@@ -318,6 +318,9 @@ class Phone:
             timeout=HTTP_TIMEOUT,
             headers={"Accept-Language": "en", "User-Agent": f"soak {self.name}"},
             cookies=cookies,
+            # A fresh connection for every request: reusing a kept-alive one races gunicorn
+            # closing it when idle (2 s), a reset browsers retry silently and httpx does not.
+            limits=httpx.Limits(max_keepalive_connections=0),
         )
 
     def close(self) -> None:
