@@ -10,8 +10,11 @@ KEY_LENGTH = 64  # IdempotencyKey.key
 
 
 def _stored(key: str) -> str:
-    """Return the key as stored: a longer one by its SHA-256, so no two keys share a row."""
-    if len(key) <= KEY_LENGTH:
+    """Return the key as stored: a longer or unstorable one by its SHA-256, so none collide.
+
+    PostgreSQL refuses NUL in text, so a key holding one is hashed too.
+    """
+    if len(key) <= KEY_LENGTH and "\x00" not in key:
         return key
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 

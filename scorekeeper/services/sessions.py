@@ -133,12 +133,15 @@ def next_game_number(session: Session) -> int:
 
 @transaction.atomic
 def seat_change(
-    *, session: Session, position: int, player: Player, actor: Membership | None = None
+    *, session: Session, position: int, player: Player | str, actor: Membership | None = None
 ) -> list[Seat]:
-    """Put `player` in the seat at `position` from the next game on; a seated player swaps."""
+    """Put `player` (or a member by that name) at `position` from the next game on; a seated
+    player swaps."""
     session = lock_open(session)
     if session.games.filter(status=Game.Status.IN_PLAY).exists():
         raise ServiceError("game-in-play", "finish or void the game in play first", field="seat")
+    if isinstance(player, str):  # created only now, so a refusal leaves no stray member
+        player = player_create(group=session.group, name=player)
     seats = seat_move(session=session, position=position, player=player)
     audit(
         group=session.group, actor=actor, action="seat-change", session=session,

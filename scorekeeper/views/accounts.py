@@ -3,7 +3,7 @@
 Django's own authentication; django-axes refuses logins after repeated failures.
 """
 
-from typing import cast
+from typing import Any, cast
 
 from django.contrib.auth import login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
@@ -16,6 +16,15 @@ from django.views.decorators.http import require_http_methods
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.services import access
 from scorekeeper.views.access import visitor_device
+
+
+def axes_username(request: HtmxHttpRequest, credentials: dict[str, Any] | None = None) -> str:
+    """The name django-axes counts failures under, cut to what a username can be.
+
+    Its table holds 255 characters; a longer name typed at the login form must not make a 500.
+    """
+    source = credentials if credentials is not None else request.POST
+    return str(source.get("username", ""))[: User._meta.get_field("username").max_length]
 
 
 def _claim(request: HtmxHttpRequest) -> None:

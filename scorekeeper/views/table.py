@@ -170,11 +170,10 @@ def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     form = SeatForm(request.POST or None, seats=4)
     if request.method == "POST" and form.is_valid():
         try:
-            player = sessions.player_create(group=session.group, name=form.cleaned_data["name"])
             sessions.seat_change(
                 session=session,
                 position=form.cleaned_data["position"],
-                player=player,
+                player=form.cleaned_data["name"],
                 actor=request.membership,
             )
         except RuleError as e:

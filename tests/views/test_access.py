@@ -311,3 +311,16 @@ def test_long_idempotency_keys_that_share_a_beginning_are_different_keys(en, tab
     assert table.games.count() == 2  # not mistaken for a retry of the first
     again = en.post(start, {"idempotency_key": common + "second"})
     assert again.status_code == 302 and table.games.count() == 2  # a real retry replays
+
+
+def test_a_key_holding_a_nul_character_is_stored_safely_and_still_replays(en, table):
+    start = f"/s/{table.pk}/games/start"
+    assert en.post(start, {"idempotency_key": "a\x00b"}).status_code == 302
+    assert en.post(start, {"idempotency_key": "a\x00b"}).status_code == 302  # the retry
+    assert table.games.count() == 1
+
+
+def test_a_refused_seat_change_leaves_no_new_member_behind(en, in_play):
+    response = en.post(f"/s/{in_play.session.pk}/seats", {"position": "0", "name": "Zed"})
+    assert response.status_code == 422
+    assert not in_play.session.group.players.filter(name="Zed").exists()

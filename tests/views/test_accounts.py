@@ -36,3 +36,10 @@ def test_five_failed_logins_lock_the_account_even_against_the_right_password(db)
 
 def test_signing_out_needs_a_post(en, db):
     assert en.get("/accounts/logout").status_code == 405
+
+
+def test_an_absurdly_long_login_name_is_refused_not_a_server_error(db):
+    phone = Client(REMOTE_ADDR="10.9.9.8")
+    response = phone.post("/accounts/login", {"username": "9" * 300, "password": "x"})
+    assert response.status_code == 200  # the form again, with its error
+    assert "_auth_user_id" not in phone.session
