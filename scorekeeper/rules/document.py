@@ -77,3 +77,13 @@ def only_fields(doc: Mapping[str, Any], allowed: set[str], where: str) -> None:
     unknown = sorted(set(doc) - allowed)
     if unknown:
         raise invalid(where, f"unknown field {shown(unknown[0])}")
+
+
+def read_totals(match: dict[str, Any], players: tuple[str, ...]) -> dict[str, int]:
+    """Read a match's totals before this deal; none given means a match starting from zero."""
+    if "totals" not in match:
+        return dict.fromkeys(players, 0)
+    return {
+        read_name(k, "match.totals"): read_whole(v, f"match.totals.{k}")
+        for k, v in read_object(match["totals"], "match.totals").items()
+    }

@@ -14,6 +14,7 @@ from scorekeeper.rules.document import (
     read_name,
     read_names,
     read_object,
+    read_totals,
     read_whole,
     shown,
 )
@@ -178,12 +179,7 @@ def match_from_document(doc: Any, players: tuple[str, ...]) -> tuple[dict[str, i
         return None
     match = read_object(doc["match"], "match")
     only_fields(match, {"totals", "target"}, "match")
-    totals = {
-        read_name(k, "match.totals"): read_whole(v, f"match.totals.{k}")
-        for k, v in read_object(match.get("totals", {}), "match.totals").items()
-    }
-    if "totals" not in match:
-        totals = dict.fromkeys(players, 0)
+    totals = read_totals(match, players)
     return totals, read_whole(match.get("target", TARGET), "match.target", minimum=1)
 
 

@@ -10,7 +10,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Max
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -34,6 +33,7 @@ from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import Card
 from scorekeeper.services import race, sessions
 from scorekeeper.services.race import DUMMY, GONG_ZHU
+from scorekeeper.views import live
 from scorekeeper.views.access import HOST, PLAYER, VIEWER, game_for, group_for, session_for
 
 OPEN_FORMS: dict[str, type[RaceOpenForm]] = {DUMMY: DummyOpenForm, GONG_ZHU: GongZhuOpenForm}
@@ -53,11 +53,6 @@ def _race_game(request: HtmxHttpRequest, session_id: int, game_id: int, role: st
     if not game.session.is_race:
         raise Http404("not a score sheet")
     return game
-
-
-def _version(session: Session) -> int:
-    """Every write leaves an audit entry in its transaction: the newest one dates the sheet."""
-    return session.audit.aggregate(latest=Max("id"))["latest"] or 0
 
 
 def _card_label(code: str | None) -> str | None:
@@ -189,14 +184,13 @@ def sheet_context(session: Session) -> dict[str, Any]:
 
 def table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
     """Show the score sheet; an htmx poll gets only the sheet, or 204 when nothing changed."""
-    version = _version(session)
-    template = "race/table.html"
-    if request.htmx and request.htmx.target == "sheet":
-        if request.GET.get("v") == str(version):
-            return HttpResponse(status=204)  # htmx swaps nothing
-        template += "#sheet"
-    context = {**sheet_context(session), "membership": request.membership, "version": version}
-    return render(request, template, context)
+    return live.polled(
+        request,
+        session,
+        template="race/table.html",
+        part="sheet",
+        context=lambda: sheet_context(session),
+    )
 
 
 # -- opening a sheet -----------------------------------------------------------------------------

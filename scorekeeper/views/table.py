@@ -5,7 +5,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Max
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,7 +20,7 @@ from scorekeeper.messages import error_text
 from scorekeeper.models import Game, LedgerLine, Player, Session
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, sessions
-from scorekeeper.views import race
+from scorekeeper.views import live, race
 from scorekeeper.views.access import HOST, PLAYER, session_for, transfer_for
 
 EVENT_CHOICES = [
@@ -90,25 +89,19 @@ def table_context(session: Session) -> dict[str, Any]:
     }
 
 
-def table_version(session: Session) -> int:
-    """Every write leaves an audit entry in its transaction: the newest one dates the table."""
-    return session.audit.aggregate(latest=Max("id"))["latest"] or 0
-
-
 @require_GET
 def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Show the table; an htmx poll gets only the live part, or 204 when nothing changed."""
     session = session_for(request, session_id)
     if session.is_race:  # classic Dummy and Gong Zhu keep a score sheet, not a ledger
         return race.table(request, session)
-    version = table_version(session)
-    template = "table/session.html"
-    if request.htmx and request.htmx.target == "live":
-        if request.GET.get("v") == str(version):
-            return HttpResponse(status=204)  # htmx swaps nothing
-        template += "#live"
-    context = {**table_context(session), "membership": request.membership, "version": version}
-    return render(request, template, context)
+    return live.polled(
+        request,
+        session,
+        template="table/session.html",
+        part="live",
+        context=lambda: table_context(session),
+    )
 
 
 def _back_to_table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
