@@ -3,6 +3,7 @@
 Writes go through `scorekeeper.services`; these models hold the data and the reads.
 """
 
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -231,14 +232,18 @@ class AppendOnlyQuerySet(models.QuerySet["LedgerLine"]):
     def for_session(self, session: Session) -> "AppendOnlyQuerySet":
         return self.filter(session=session)
 
-    def game_nets(self, session: Session) -> dict[int, dict[int, int]]:
-        """Return each game's net per player, before any void: {game: {player: net}}."""
+    def game_nets(
+        self, session: Session, games: "Iterable[int] | None" = None
+    ) -> dict[int, dict[int, int]]:
+        """Return each game's net per player, before any void: {game: {player: net}}.
+
+        `games` limits it to those game ids (a page shows the latest games, not all).
+        """
         nets: dict[int, dict[int, int]] = {}
-        rows = (
-            self.filter(session=session, game__isnull=False, reverses__isnull=True)
-            .values("game_id", "payer_id", "payee_id")
-            .annotate(total=models.Sum("amount"))
-        )
+        lines = self.filter(session=session, game__isnull=False, reverses__isnull=True)
+        if games is not None:
+            lines = lines.filter(game_id__in=list(games))
+        rows = lines.values("game_id", "payer_id", "payee_id").annotate(total=models.Sum("amount"))
         for row in rows:
             game = nets.setdefault(row["game_id"], {})
             game[row["payer_id"]] = game.get(row["payer_id"], 0) - row["total"]
@@ -327,9 +332,9 @@ class Device(models.Model):
 
 
 class MembershipQuerySet(models.QuerySet["Membership"]):
-    def for_visitor(self, device: "Device | None", user: Any) -> "MembershipQuerySet":
+    def for_visitor(self, device_id: int | None, user: Any) -> "MembershipQuerySet":
         """The memberships of this device, or of this signed-in account on any device."""
-        who = Q(device=device) if device is not None else Q(pk__in=[])
+        who = Q(device_id=device_id) if device_id is not None else Q(pk__in=[])
         if user is not None and user.is_authenticated:
             who |= Q(user=user)
         return self.filter(who)

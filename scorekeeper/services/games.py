@@ -47,22 +47,25 @@ def _last_standing(session: Session) -> Game | None:
     return session.games.counted().order_by("-number").first()
 
 
-def next_dealer(session: Session) -> Player:
-    """Return who deals the next game: rules 9-11 and 16."""
-    last = _last_standing(session)
+def dealer_after(last: Game | None, first_dealer_id: int) -> int:
+    """Return the id of who deals after `last`, the latest game that stands: rules 9-11, 16."""
     if last is None:
-        return session.first_dealer
+        return first_dealer_id  # 9
     order = last.seating
     doc = last.document
-    names = _players(last)
     if last.status == Game.Status.IN_PLAY:
         raise ServiceError("game-in-play", "game {n} is still in play", n=last.number)
     if "knock" in doc:  # 10: the knocker deals
-        return names[doc["knock"]["player"]]
+        return int(order[doc["players"].index(doc["knock"]["player"])])
     if last.status == Game.Status.FINED:  # 16: a misdeal passes the deal to the next player
-        return Player.objects.get(pk=order[1])
+        return int(order[1])
     assert last.last_drawer_id is not None  # 11: the player after the last drawer
-    return Player.objects.get(pk=order[(order.index(last.last_drawer_id) + 1) % len(order)])
+    return int(order[(order.index(last.last_drawer_id) + 1) % len(order)])
+
+
+def next_dealer(session: Session) -> Player:
+    """Return who deals the next game: rules 9-11 and 16."""
+    return Player.objects.get(pk=dealer_after(_last_standing(session), session.first_dealer_id))
 
 
 def _seated(session: Session, player: Player) -> Player:

@@ -34,7 +34,8 @@ def device_bind(request: HtmxHttpRequest) -> Device:
 
 def visitor_memberships(request: HtmxHttpRequest) -> "list[Membership]":
     return list(
-        Membership.objects.for_visitor(visitor_device(request), request.user)
+        # The device's id, as the session holds it: no need to fetch the device itself.
+        Membership.objects.for_visitor(request.session.get(DEVICE_KEY), request.user)
         .filter(revoked_at__isnull=True)
         .select_related("group")
     )

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.db.models import OuterRef, Q, Subquery
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,7 +18,7 @@ from scorekeeper import charts, stats
 from scorekeeper.forms import EventForm, SeatForm, SettleForm, StartForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.messages import error_text
-from scorekeeper.models import Game, LedgerLine, Player, Session
+from scorekeeper.models import Game, LedgerLine, Player, Seat, Session
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, sessions
 from scorekeeper.views import live, race
@@ -44,45 +45,74 @@ class Row:
     balance: int
 
 
+SHOWN_GAMES = 20  # the table shows the latest games; the history page has them all
+
+
 def _scoreboard(session: Session) -> list[Row]:
-    seats = {s.player_id: s.position for s in session.seats.current()}
+    """Each player's standing and current seat, in one query."""
+    seat = Seat.objects.filter(
+        session=session, player=OuterRef("player"), until_game__isnull=True
+    ).values("position")[:1]
+    standings = session.standings.select_related("player").annotate(seat=Subquery(seat))
     rows = [
-        Row(s.player, seats.get(s.player_id), s.net, session.baht(s.net), s.balance)
-        for s in session.standings.select_related("player")
+        Row(s.player, s.seat, s.net, session.baht(s.net), s.balance)
+        for s in standings
     ]
     return sorted(rows, key=lambda r: (r.seat is None, r.seat, r.player.name))
 
 
-def _games(session: Session, players: list[Player]) -> list[dict[str, Any]]:
-    nets = LedgerLine.objects.game_nets(session)
-    return [
-        {"game": g, "nets": [nets.get(g.pk, {}).get(p.pk, 0) for p in players]}
-        for g in session.games.select_related("dealer").order_by("-number", "-started_at")
-    ]
+def _shown_games(session: Session) -> list[Game]:
+    """The latest games, and any still in play or waiting for a tie, newest first."""
+    latest = session.games.order_by("-number", "-started_at").values("pk")[:SHOWN_GAMES]
+    open_ = [Game.Status.IN_PLAY, Game.Status.PENDING_TIE]
+    return list(
+        session.games.filter(Q(pk__in=Subquery(latest)) | Q(status__in=open_))
+        .select_related("dealer")
+        .order_by("-number", "-started_at")
+    )
+
+
+def _next_dealer(session: Session, shown: list[Game], board: list[Row]) -> Player | None:
+    """Who deals next, from the games already fetched (rules 9-11, 16)."""
+    last = next((g for g in shown if g.status != Game.Status.VOIDED), None)
+    seated = {row.player.pk: row.player for row in board if row.seat is not None}
+    try:
+        if last is None and shown:  # every shown game voided: the last standing one is older
+            return games.next_dealer(session)
+        dealer = seated.get(games.dealer_after(last, session.first_dealer_id))
+        return dealer or games.next_dealer(session)  # they left the table: ask the service
+    except RuleError:
+        return None
 
 
 def table_context(session: Session) -> dict[str, Any]:
     board = _scoreboard(session)
-    in_play = session.games.filter(status=Game.Status.IN_PLAY).first()
-    pending = list(session.games.filter(status=Game.Status.PENDING_TIE))
+    players = [row.player for row in board]
+    shown = _shown_games(session)
+    in_play = next((g for g in shown if g.status == Game.Status.IN_PLAY), None)
+    pending = [g for g in shown if g.status == Game.Status.PENDING_TIE]
     next_dealer = None
     if session.is_open and in_play is None:
-        try:
-            next_dealer = games.next_dealer(session)
-        except RuleError:
-            next_dealer = None
-    events = []
+        next_dealer = _next_dealer(session, shown, board)
+    event_lines = []
     if in_play is not None:
-        events = list(in_play.events.prefetch_related("lines__payer", "lines__payee"))
-    players = [row.player for row in board]
+        event_lines = list(
+            LedgerLine.objects.filter(game=in_play, event__isnull=False)
+            .select_related("payer", "payee")
+            .order_by("id")
+        )
+    nets = LedgerLine.objects.game_nets(session, games=[g.pk for g in shown])
     return {
         "session": session,
         "board": board,
         "in_play": in_play,
-        "events": events,
+        "event_lines": event_lines,
         "pending": pending,
         "next_dealer": next_dealer,
-        "games": _games(session, players),
+        "games": [
+            {"game": g, "nets": [nets.get(g.pk, {}).get(p.pk, 0) for p in players]} for g in shown
+        ],
+        "more_games": len(shown) >= SHOWN_GAMES,
         "players": players,
         "start_form": StartForm(initial={"fool_swap": True}),
         "event_types": EVENT_CHOICES,
