@@ -8,6 +8,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.models import Session, Transfer
+from scorekeeper.rules.document import LARGEST
 from scorekeeper.rules.knock_dummy import KnockKind, Level
 
 KIND_LABELS = {
@@ -59,12 +60,15 @@ class SessionOpenForm(forms.Form):
         initial=Session.StakeLevel.SIAN,
         widget=forms.RadioSelect,
     )
-    less = forms.IntegerField(label=_("Lose less"), min_value=1, required=False)
-    medium = forms.IntegerField(label=_("Lose medium"), min_value=1, required=False)
-    more = forms.IntegerField(label=_("Lose more"), min_value=1, required=False)
+    less = forms.IntegerField(label=_("Lose less"), min_value=1, max_value=LARGEST, required=False)
+    medium = forms.IntegerField(
+        label=_("Lose medium"), min_value=1, max_value=LARGEST, required=False
+    )
+    more = forms.IntegerField(label=_("Lose more"), min_value=1, max_value=LARGEST, required=False)
     fine = forms.IntegerField(
         label=_("Fine (ค่าปรับรอบวง)"),
         min_value=1,
+        max_value=LARGEST,
         required=False,
         help_text=_("Leave empty to use the medium rate."),
     )

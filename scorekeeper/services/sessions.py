@@ -18,6 +18,7 @@ from scorekeeper.models import (
     Transfer,
 )
 from scorekeeper.rules import transfers
+from scorekeeper.rules.document import LARGEST
 from scorekeeper.rules.knock_dummy import RULES, SEATS, STAKE_LEVELS
 from scorekeeper.services import ledger, once
 from scorekeeper.services.access import audit
@@ -82,7 +83,7 @@ def session_open(
         if stakes is None:
             raise ServiceError("stakes-missing", "give the three rates", field="stakes")
         less, medium, more = stakes
-        if min(stakes) <= 0 or not less <= medium <= more:
+        if min(stakes) <= 0 or max(stakes) > LARGEST or not less <= medium <= more:
             raise ServiceError(
                 "stakes-order", "rates must be above 0 and go less ≤ medium ≤ more", field="stakes"
             )
@@ -92,8 +93,10 @@ def session_open(
     else:
         raise ServiceError("stake-level", "unknown stake level", field="stake_level")
     fine = medium if fine is None else fine
-    if fine <= 0:
-        raise ServiceError("fine-positive", "the fine must be more than 0", field="fine")
+    if not 0 < fine <= LARGEST:
+        raise ServiceError(
+            "fine-positive", "the fine must be more than 0 and at most {n}", field="fine", n=LARGEST
+        )
     if not isinstance(point_value, Decimal) or point_value < 0:
         raise ServiceError("point-value", "a point's value is 0 baht or more", field="point_value")
     if first_dealer is None:

@@ -54,10 +54,7 @@ def _scoreboard(session: Session) -> list[Row]:
         session=session, player=OuterRef("player"), until_game__isnull=True
     ).values("position")[:1]
     standings = session.standings.select_related("player").annotate(seat=Subquery(seat))
-    rows = [
-        Row(s.player, s.seat, s.net, session.baht(s.net), s.balance)
-        for s in standings
-    ]
+    rows = [Row(s.player, s.seat, s.net, session.baht(s.net), s.balance) for s in standings]
     return sorted(rows, key=lambda r: (r.seat is None, r.seat, r.player.name))
 
 

@@ -30,6 +30,8 @@ def play(table: Session, outcome: dict = KNOCK) -> None:
         ({"stake_level": "custom", "stakes": (300, 200, 100)}, "less ≤ medium ≤ more"),
         ({"stake_level": "custom", "stakes": (0, 200, 300)}, "above 0"),
         ({"fine": 0}, "fine must be more than 0"),
+        ({"fine": 10**10}, "at most 1000000000"),
+        ({"stake_level": "custom", "stakes": (1, 2, 10**10)}, "above 0"),
         ({"point_value": Decimal("-1")}, "0 baht or more"),
     ],
     ids=[
@@ -39,6 +41,8 @@ def play(table: Session, outcome: dict = KNOCK) -> None:
         "rates out of order",
         "zero rate",
         "zero fine",
+        "a fine too large to store",
+        "a rate too large to store",
         "negative value",
     ],
 )
