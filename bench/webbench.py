@@ -1,0 +1,367 @@
+"""Shared pieces of the web benchmarks: a fresh database, a gunicorn server, a phone over HTTP.
+
+Only 127.0.0.1 is ever talked to. Every server started here runs in a process group of its own
+and is stopped (SIGTERM, then SIGKILL of that group only) when the benchmark ends.
+"""
+
+import math
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import closing, contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+PG_ADMIN = os.environ.get("SCOREKEEPER_BENCH_PG", "postgres://postgres@127.0.0.1:5432/postgres")
+NAMES = ("Ann", "Bee", "Cat", "Dan")
+
+
+def finish_data(**overrides: object) -> dict[str, object]:
+    """The end-of-game form of tests/views/conftest.py: Ann knocks; Bee 10, Cat 20, Dan 30."""
+    data: dict[str, object] = {
+        "ending": "knock",
+        "knocker": "Ann",
+        "kind": "normal",
+        "points_1": "10",
+        "points_2": "20",
+        "points_3": "30",
+        "knocker_held": "0",
+        "knocker_picked": "0",
+        **{f"held_{i}": "0" for i in range(4)},
+    }
+    data.update(overrides)
+    return data
+
+
+def new_key() -> str:
+    return uuid.uuid4().hex
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """Nearest-rank percentile (p in 0..100) of `values`."""
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def machine() -> str:
+    """What the figures depend on: date, cores, load average."""
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return (
+        f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())} · nproc {os.cpu_count()} · "
+        f"load average {load} · Python {sys.version.split()[0]} · code {code_version()}"
+    )
+
+
+def code_version() -> str:
+    """The commit measured, and whether the app's files differ from it (read-only git)."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "scorekeeper", "templates", "static"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    except OSError:
+        return "unknown"
+    return head + (" with uncommitted changes in the app" if dirty else "")
+
+
+def loadavg() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def bounded(seconds: float) -> None:
+    """Stop by itself: after `seconds`, or on SIGTERM, raise SystemExit, so that the `finally`
+    blocks stop the servers this process started and drop its PostgreSQL database."""
+
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(f"stopped by signal {signum} (time limit {seconds:.0f} s, or SIGTERM)")
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGALRM, stop)
+    signal.alarm(int(seconds))
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+# -- the database ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Database:
+    kind: str  # "sqlite" or "postgresql"
+    env: dict[str, str]
+    path: Path | None = None
+    url: str | None = None
+    name: str = ""
+
+    def connect(self) -> Any:
+        """A read-only connection for the benchmark's own look-ups (never timed)."""
+        if self.kind == "sqlite":
+            return sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=30)
+        import psycopg
+
+        return psycopg.connect(self.url, autocommit=True)
+
+
+def server_env(db: Database, extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SCOREKEEPER_SQLITE")}
+    env.update(
+        SCOREKEEPER_DEBUG="1",
+        SCOREKEEPER_SECRET_KEY="bench-" + uuid.uuid4().hex,
+        SCOREKEEPER_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_SETTINGS_MODULE="scorekeeper.settings",
+        PYTHONUNBUFFERED="1",
+        UV_PYTHON_DOWNLOADS="never",
+        **db.env,
+    )
+    env.update(extra or {})
+    return env
+
+
+def _pg_admin(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(sql)  # type: ignore[arg-type]
+
+
+@contextmanager
+def fresh_database(kind: str) -> Iterator[Database]:
+    """A migrated database of the benchmark's own: a SQLite file, or a PostgreSQL database that is
+    created here and dropped at the end."""
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as tmp:
+        name = ""
+        if kind == "sqlite":
+            path = Path(tmp) / "bench.sqlite3"
+            db = Database(kind, {"SCOREKEEPER_SQLITE": str(path)}, path=path)
+        elif kind == "postgresql":
+            name = f"scorekeeper_bench_{uuid.uuid4().hex[:12]}"
+            _pg_admin(f'CREATE DATABASE "{name}"')
+            url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+            db = Database(kind, {"DATABASE_URL": url}, url=url, name=name)
+        else:
+            raise ValueError(kind)
+        try:
+            done = subprocess.run(
+                ["uv", "run", "python", "manage.py", "migrate", "--noinput", "-v0"],
+                cwd=ROOT,
+                env=server_env(db),
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            if done.returncode != 0:
+                raise RuntimeError(f"migrate failed:\n{done.stdout}{done.stderr}")
+            yield db
+        finally:
+            if name:
+                _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# -- the server -----------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with closing(socket.socket()) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s"  # method, path, status, request time in microseconds
+
+
+@dataclass
+class Server:
+    db: Database
+    logs: Path
+    workers: int = 4
+    threads: int = 2
+    access_log: bool = True
+    env: dict[str, str] = field(default_factory=dict)  # over server_env's: settings, debug
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def command(self) -> list[str]:
+        cmd = [
+            "uv", "run", "gunicorn", "scorekeeper.wsgi",
+            "-b", f"127.0.0.1:{self.port}", "-w", str(self.workers), "--threads", str(self.threads),
+        ]  # fmt: skip
+        if self.access_log:
+            cmd += ["--access-logfile", str(self.access_path), "--access-logformat", ACCESS_FORMAT]
+        return cmd
+
+    @property
+    def access_path(self) -> Path:
+        return self.logs / f"access-{self.port}.log"
+
+    @property
+    def log_path(self) -> Path:
+        return self.logs / f"gunicorn-{self.port}.log"
+
+    def start(self) -> "Server":
+        with self.log_path.open("wb") as log:
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=ROOT,
+                env=server_env(self.db, self.env),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: stopped whole, and only it
+            )
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited at start:\n{self.log_path.read_text()}")
+            with suppress(httpx.TransportError):
+                if httpx.get(self.url + "/", timeout=5).status_code == 200:
+                    return self
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("gunicorn did not answer in 90 s")
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        pgid = self.process.pid  # start_new_session: the group id is the arbiter's pid
+        if self.process.poll() is None:
+            with suppress(ProcessLookupError):
+                os.killpg(pgid, signal.SIGTERM)
+            with suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=15)
+        with suppress(ProcessLookupError):
+            os.killpg(pgid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def access_times(self, method: str, pattern: str, status: str = "") -> list[float]:
+        """Server-side request times (seconds) from gunicorn's access log for matching requests."""
+        found = []
+        regex = re.compile(pattern)
+        if not self.access_path.exists():
+            return found
+        for line in self.access_path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) != 4 or (status and parts[2] != status):
+                continue
+            if parts[0] == method and regex.fullmatch(parts[1]):
+                found.append(int(parts[3]) / 1e6)
+        return found
+
+    def tracebacks(self) -> int:
+        return self.log_path.read_text(errors="replace").count("Traceback (most recent call last)")
+
+
+@contextmanager
+def serve(db: Database, **options: Any) -> Iterator[Server]:
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-gunicorn-") as logs:
+        server = Server(db, Path(logs), **options)
+        try:
+            yield server.start()
+        finally:
+            server.stop()
+
+
+def cpu_seconds(pgid: int | None = None, cmdline: str = "") -> float:
+    """CPU time (user + system) of the live processes in process group `pgid`, or whose command
+    line contains `cmdline` (a PostgreSQL backend shows its database there). Reads /proc only."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            fields = stat[stat.rindex(")") + 2 :].split()
+            if pgid is not None and int(fields[2]) != pgid:
+                continue
+            if cmdline and cmdline not in Path(f"/proc/{entry}/cmdline").read_bytes().decode(
+                errors="replace"
+            ):
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
+            continue
+    return total / tick
+
+
+# -- a phone --------------------------------------------------------------------------------------
+
+
+class Phone:
+    """One browser over HTTP: its own cookie jar, Django's CSRF token sent with every POST."""
+
+    def __init__(self, base_url: str, name: str = "bench") -> None:
+        self.http = httpx.Client(
+            base_url=base_url,
+            follow_redirects=False,
+            timeout=60.0,
+            headers={"User-Agent": f"bench {name}", "Accept-Language": "th"},
+        )
+
+    def close(self) -> None:
+        self.http.close()
+
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
+        return self.http.get(path, **kwargs)
+
+    def post(self, path: str, data: dict[str, Any], **kwargs: Any) -> httpx.Response:
+        if "csrftoken" not in self.http.cookies:
+            self.get("/")  # the home page's form sets Django's CSRF cookie
+        headers = {"X-CSRFToken": self.http.cookies["csrftoken"], **kwargs.pop("headers", {})}
+        return self.http.post(path, data=data, headers=headers, **kwargs)
+
+    @staticmethod
+    def _expect(response: httpx.Response, pattern: str) -> re.Match[str]:
+        location = response.headers.get("location", "")
+        match = re.fullmatch(pattern, location) if response.status_code == 302 else None
+        if match is None:
+            raise RuntimeError(
+                f"{response.request.method} {response.request.url}: {response.status_code} "
+                f"{location!r} {response.text[:500]}"
+            )
+        return match
+
+    def create_group(self, name: str) -> int:
+        """POST /groups/new: this phone becomes the group's host."""
+        return int(self._expect(self.post("/groups/new", {"name": name}), r"/g/(\d+)/").group(1))
+
+    def open_session(self, group_id: int) -> int:
+        data: dict[str, Any] = {f"seat_{i}": n for i, n in enumerate(NAMES, start=1)}
+        data.update(
+            first_dealer="1", stake_level="sian", point_value="0.5", idempotency_key=new_key()
+        )
+        response = self.post(f"/g/{group_id}/sessions/new", data)
+        return int(self._expect(response, r"/s/(\d+)/").group(1))
+
+    def start_game(self, session_id: int) -> httpx.Response:
+        data = {"fool_swap": "on", "idempotency_key": new_key()}
+        return self.post(f"/s/{session_id}/games/start", data)
+
+    def finish(self, session_id: int, game_id: int) -> httpx.Response:
+        data = finish_data(idempotency_key=new_key())
+        return self.post(f"/s/{session_id}/games/{game_id}/finish", data)
