@@ -159,7 +159,7 @@ def audit(
         session=session,
         game=game,
         membership=actor,
-        device=actor.device if actor is not None else None,
+        device_id=actor.device_id if actor is not None else None,
         action=action,
         detail=detail or {},
     )

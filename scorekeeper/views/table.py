@@ -140,7 +140,6 @@ def _back_to_table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
 def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = session_for(request, session_id, PLAYER, race=False)
     form = StartForm(request.POST)
-    context = table_context(session)
     if form.is_valid():
         try:
             games.game_start(
@@ -154,7 +153,8 @@ def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             form.add_error(None, error_text(e))
         else:
             return _back_to_table(request, session)
-    context["start_form"] = form
+    # Only a refusal shows the table again: read it after the attempt, as it now stands.
+    context = {**table_context(session), "membership": request.membership, "start_form": form}
     return render(request, "table/session.html", context, status=422)
 
 
