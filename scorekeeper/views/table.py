@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -200,11 +200,12 @@ def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             form.add_error(None, error_text(e))
         else:
             return _back_to_table(request, session)
+    seats = list(session.seats.select_related("player").order_by("since_game", "position"))
     context = {
         "session": session,
         "form": form,
-        "seats": session.seats.select_related("player").order_by("since_game", "position"),
-        "current": session.seats.current().select_related("player"),
+        "seats": seats,
+        "current": sorted((s for s in seats if s.until_game is None), key=lambda s: s.position),
     }
     return render(request, "table/seats.html", context, status=422 if form.errors else 200)
 
@@ -213,8 +214,8 @@ def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Close the session and show who pays whom; mark each transfer paid as it is made."""
     session = session_for(request, session_id, race=False)
-    names = [row.player.name for row in _scoreboard(session)]
-    form = SettleForm(request.POST or None, players=names)
+    board = _scoreboard(session)
+    form = SettleForm(request.POST or None, players=[row.player.name for row in board])
     if request.method == "POST":
         session_for(request, session_id, HOST, race=False)  # closing the night is the host's
     if request.method == "POST" and session.is_open and form.is_valid():
@@ -232,30 +233,42 @@ def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     return render(
         request,
         "table/settle.html",
-        {**_settle_context(session), "form": form},
+        {**_settle_context(session, board), "form": form},
         status=422 if form.errors else 200,
     )
 
 
-def _settle_context(session: Session) -> dict[str, Any]:
-    transfers = list(session.transfers.select_related("payer", "payee").prefetch_related("lines"))
-    rows = []
-    for t in transfers:
-        made = sum(1 for line in t.lines.all() if line.reverses_id is None)
-        undone = sum(1 for line in t.lines.all() if line.reverses_id is not None)
-        rows.append({"transfer": t, "paid": made > undone, "baht": session.baht(t.amount)})
+def _transfers(session: Session) -> list[dict[str, Any]]:
+    """The settle-up's transfers, each paid or not by its payment lines, in one query."""
+    transfers = (
+        session.transfers.select_related("payer", "payee")
+        .annotate(
+            made=Count("lines", filter=Q(lines__reverses__isnull=True)),
+            undone=Count("lines", filter=Q(lines__reverses__isnull=False)),
+        )
+        .order_by("payer__name", "payee__name")  # Meta.ordering does not reach a GROUP BY
+    )
+    return [
+        {"transfer": t, "paid": t.made > t.undone, "baht": session.baht(t.amount)}
+        for t in transfers
+    ]
+
+
+def _settle_context(session: Session, board: list[Row] | None = None) -> dict[str, Any]:
+    board = _scoreboard(session) if board is None else board
+    rows = _transfers(session)
     return {
         "session": session,
-        "board": _scoreboard(session),
+        "board": board,
         "transfers": rows,
-        "share": _share_text(session, rows),
+        "share": _share_text(session, board, rows),
     }
 
 
-def _share_text(session: Session, rows: list[dict[str, Any]]) -> str:
+def _share_text(session: Session, board: list[Row], rows: list[dict[str, Any]]) -> str:
     """The settle-up as plain text to paste into a LINE chat."""
     lines = [f"Scorekeeper · {session.group.name} · {session.started_at:%d/%m/%Y}"]
-    for row in _scoreboard(session):
+    for row in board:
         lines.append(f"{row.player.name}: {row.net:+,} ({row.baht:+,.2f} ฿)")
     if rows:
         lines.append(_("Who pays whom:"))
