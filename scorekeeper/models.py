@@ -425,15 +425,9 @@ class AuditEntry(models.Model):
     action = models.CharField(max_length=30)
     detail = models.JSONField(default=dict)
     at = models.DateTimeField(default=timezone.now)
+    # The idempotency key of the form that made this write (services/once.py): a retry of the
+    # form finds its entry and gets the same result instead of writing again.
+    key = models.CharField(max_length=64, unique=True, null=True, blank=True)
 
     class Meta:
         ordering = ("-at", "-id")
-
-
-class IdempotencyKey(models.Model):
-    """A form's key, stored with the write it made: a retry finds it and gets the same result."""
-
-    key = models.CharField(max_length=64, unique=True)
-    action = models.CharField(max_length=30)
-    result = models.JSONField(default=dict)
-    created_at = models.DateTimeField(default=timezone.now)

@@ -4,7 +4,7 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scorekeeper.models import (
@@ -17,6 +17,7 @@ from scorekeeper.models import (
     Membership,
     Session,
 )
+from scorekeeper.services import once
 from scorekeeper.services.errors import ServiceError
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud across a table
@@ -146,20 +147,33 @@ def membership_revoke(*, membership: Membership, by: Membership) -> Membership:
 
 def audit(
     *,
-    group: Group,
     actor: Membership | None,
     action: str,
+    group: Group | None = None,
     session: Session | None = None,
     game: Game | None = None,
     detail: dict[str, Any] | None = None,
+    key: str | None = None,
 ) -> AuditEntry:
-    """Note who did what; called inside the writing service's transaction."""
-    return AuditEntry.objects.create(
-        group=group,
-        session=session,
-        game=game,
-        membership=actor,
-        device_id=actor.device_id if actor is not None else None,
-        action=action,
-        detail=detail or {},
-    )
+    """Note who did what, with the idempotency key of the form that did it (services/once.py).
+
+    Called inside the writing service's transaction; the group is the session's when a session is
+    given. A key already stored means the form was used for another write: refused, and the
+    transaction with it.
+    """
+    group_id = session.group_id if session is not None else group.pk if group is not None else None
+    if group_id is None:
+        raise ValueError("an audit entry needs a group or a session")
+    try:
+        return AuditEntry.objects.create(
+            group_id=group_id,
+            session=session,
+            game=game,
+            membership=actor,
+            device_id=actor.device_id if actor is not None else None,
+            action=action,
+            detail=detail or {},
+            key=once.stored(key),
+        )
+    except IntegrityError as error:
+        raise ServiceError("key-reused", "this form was already used for something else") from error

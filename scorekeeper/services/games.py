@@ -12,7 +12,7 @@ from scorekeeper.rules.knock_dummy_document import FIELDS, game_from_document
 from scorekeeper.services import ledger, once
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.sessions import lock_open, next_game_number, seat_move
+from scorekeeper.services.sessions import lock_game, lock_open, next_game_number, seat_move
 
 HEADER = ("rules", "level", "stakes", "fine", "players")
 OUTCOME_FIELDS = FIELDS - {*HEADER, "events"}
@@ -37,10 +37,14 @@ def _header(session: Session, players: list[Player]) -> dict[str, Any]:
     }
 
 
-def _players(game: Game) -> dict[str, Player]:
-    """Map the names in the game's document to the players who sat in those places."""
-    by_pk = Player.objects.in_bulk(game.seating)
-    return dict(zip(game.document["players"], (by_pk[pk] for pk in game.seating), strict=True))
+def _players(game: Game) -> dict[str, int]:
+    """Map the names in the game's document to the ids of the players who sat in those places."""
+    return dict(zip(game.document["players"], game.seating, strict=True))
+
+
+def _events(game: Game) -> list[dict[str, Any]]:
+    """Return the game's events so far: its document keeps them as they are recorded."""
+    return list(game.document.get("events", []))
 
 
 def _last_standing(session: Session) -> Game | None:
@@ -76,16 +80,15 @@ def _seated(session: Session, player: Player) -> Player:
     return session.seats.current().get(position=seat.position).player
 
 
-def _fool_swap(session: Session) -> None:
-    """Swap the fool discarder and the knocker before the next deal: rule 17."""
-    last = _last_standing(session)
+def _fool_swap(session: Session, last: Game | None) -> None:
+    """Swap the fool discarder and the knocker of `last` before the next deal: rule 17."""
     if last is None or not last.document.get("fool") or "knock" not in last.document:
         return
     names = _players(last)
     fool, knocker = names[last.document["fool"]], names[last.document["knock"]["player"]]
     seats = {s.player_id: s.position for s in session.seats.current()}
-    if fool.pk in seats and knocker.pk in seats:
-        seat_move(session=session, position=seats[fool.pk], player=knocker)
+    if fool in seats and knocker in seats:
+        seat_move(session=session, position=seats[fool], player=Player.objects.get(pk=knocker))
 
 
 @transaction.atomic
@@ -104,11 +107,11 @@ def game_start(
     (rule 65).
     """
     session = lock_open(session)
-    if (done := once.replayed(idempotency_key, "game-start")) is not None:
-        return Game.objects.get(pk=done["game"])
-    if session.games.filter(status=Game.Status.IN_PLAY).exists():
+    if (done := once.replayed_game(idempotency_key, "game-start")) is not None:
+        return done
+    last = _last_standing(session)  # a game in play is always the last one standing
+    if last is not None and last.status == Game.Status.IN_PLAY:
         raise ServiceError("game-in-play", "finish or void the game in play first")
-    last = _last_standing(session)
     if head_color is not None and last is not None and last.status == Game.Status.PENDING_TIE:
         if last.tie is None or last.tie["black"] is None:
             raise ServiceError(
@@ -120,13 +123,16 @@ def game_start(
             )
         _resolve(last, {"head_color": head_color})
         audit(
-            group=session.group, actor=actor, action="tie-resolve", session=session, game=last,
+            actor=actor, action="tie-resolve", session=session, game=last,
             detail={"head_color": head_color},
         )  # fmt: skip
     if fool_swap:
-        _fool_swap(session)
+        _fool_swap(session, last)
     seats = [s.player for s in session.seats.current().select_related("player")]
-    dealer = dealer or _seated(session, next_dealer(session))
+    if dealer is None:
+        dealer_id = dealer_after(last, session.first_dealer_id)
+        dealer = next((p for p in seats if p.pk == dealer_id), None)
+        dealer = dealer or _seated(session, Player.objects.get(pk=dealer_id))
     if dealer not in seats:
         raise ServiceError("dealer", "{name} is not seated", field="dealer", name=dealer)
     at = seats.index(dealer)
@@ -138,16 +144,14 @@ def game_start(
         seating=[p.pk for p in players],
         document=_header(session, players),
     )
-    audit(group=session.group, actor=actor, action="game-start", session=session, game=game)
-    once.remember(idempotency_key, "game-start", {"game": game.pk})
+    audit(actor=actor, action="game-start", session=session, game=game, key=idempotency_key)
     return game
 
 
-def _in_play(game: Game) -> Game:
-    """Reload the game under the session's lock; refuse it unless it is still in play."""
-    game = Game.objects.get(pk=game.pk)
+def _refuse_unless_in_play(game: Game) -> None:
+    """Refuse a game read under the session's lock unless it is still in play."""
     if game.status == Game.Status.IN_PLAY:
-        return game
+        return
     if game.status == Game.Status.VOIDED:
         raise ServiceError("game-voided", "game {n} was voided", field="game", n=game.number)
     last = game.session.audit.filter(game=game).select_related("membership").first()
@@ -170,14 +174,15 @@ def event_add(
     idempotency_key: str | None = None,
 ) -> Event:
     """Record an immediate event and write its lines at once (rule 80); a fine ends the game."""
-    session = lock_open(game.session)
+    game = lock_game(game)
+    session = game.session
     if (done := once.replayed(idempotency_key, "event-add")) is not None:
-        return Event.objects.get(pk=done["event"])
-    game = _in_play(game)
-    events = [e.document for e in game.events.all()]
-    parsed = game_from_document({**game.document, "events": [*events, event]})
+        return Event.objects.get(game=done.game, number=done.detail["number"])
+    _refuse_unless_in_play(game)
+    events = [*_events(game), event]
+    parsed = game_from_document({**game.document, "events": events})
     knock_dummy.settle_events(parsed)  # validates the events so far, with this one
-    row = Event.objects.create(game=game, number=len(events) + 1, document=event)
+    row = Event.objects.create(game=game, number=len(events), document=event)
     new = parsed.events[-1]
     ledger.lines_write(
         session=session,
@@ -186,16 +191,15 @@ def event_add(
         players=_players(game),
         lines=knock_dummy.event_lines(parsed, new),
     )
+    game.document = {**game.document, "events": events}
     if new.type is knock_dummy.EventType.FINE:  # 83, 84.3
-        game.document = {**game.document, "events": [*events, event]}
         game.status = Game.Status.FINED
         game.finished_at = timezone.now()
-        game.save(update_fields=["document", "status", "finished_at"])
+    game.save(update_fields=["document", "status", "finished_at"])
     audit(
-        group=session.group, actor=actor, action="event-add", session=session, game=game,
-        detail=event,
+        actor=actor, action="event-add", session=session, game=game,
+        detail={"number": row.number, **event}, key=idempotency_key,
     )  # fmt: skip
-    once.remember(idempotency_key, "event-add", {"event": row.pk})
     return row
 
 
@@ -209,10 +213,12 @@ def game_finish(
     idempotency_key: str | None = None,
 ) -> Game:
     """Record how the game ended and write its after-game lines; a tie leaves it pending."""
-    session = lock_open(game.session)
-    if (done := once.replayed(idempotency_key, "game-finish")) is not None:
-        return Game.objects.get(pk=done["game"])
-    game = _in_play(game)
+    game = lock_game(game)
+    session = game.session
+    if game.status != Game.Status.IN_PLAY:  # a retry of this very form, or another phone's
+        if (done := once.replayed_game(idempotency_key, "game-finish")) is not None:
+            return done
+        _refuse_unless_in_play(game)
     unknown = sorted(set(outcome) - OUTCOME_FIELDS)
     if unknown:
         raise ServiceError("outcome-field", "{name} is not part of a result", name=unknown[0])
@@ -224,15 +230,13 @@ def game_finish(
                 field="last_drawer",
             )
         game.last_drawer = last_drawer
-    events = [e.document for e in game.events.all()]
-    game.document = {**game.document, **outcome, "events": events}
+    game.document = {**game.document, **outcome, "events": _events(game)}
     game.finished_at = timezone.now()
     _settle(session, game)
     audit(
-        group=session.group, actor=actor, action="game-finish", session=session, game=game,
-        detail=outcome,
+        actor=actor, action="game-finish", session=session, game=game, detail=outcome,
+        key=idempotency_key,
     )  # fmt: skip
-    once.remember(idempotency_key, "game-finish", {"game": game.pk})
     return game
 
 
@@ -244,8 +248,7 @@ def game_preview(*, game: Game, outcome: dict[str, Any]) -> tuple[Any, Any]:
     unknown = sorted(set(outcome) - OUTCOME_FIELDS)
     if unknown:
         raise ServiceError("outcome-field", "{name} is not part of a result", name=unknown[0])
-    events = [e.document for e in game.events.all()]
-    parsed = game_from_document({**game.document, **outcome, "events": events})
+    parsed = game_from_document({**game.document, **outcome, "events": _events(game)})
     return parsed, knock_dummy.settle(parsed)
 
 
@@ -292,19 +295,18 @@ def game_resolve_tie(
     idempotency_key: str | None = None,
 ) -> Game:
     """Settle a pending tie by a high-card draw's order or the next head card's colour (65-66)."""
-    session = lock_open(game.session)
-    if (done := once.replayed(idempotency_key, "tie-resolve")) is not None:
-        return Game.objects.get(pk=done["game"])
-    game = Game.objects.get(pk=game.pk)
+    game = lock_game(game)
+    session = game.session
+    if (done := once.replayed_game(idempotency_key, "tie-resolve")) is not None:
+        return done
     if (order is None) == (head_color is None):
         raise ServiceError("tie-break", "give either an order or a head colour", field="tie_break")
     tie_break = order if order is not None else {"head_color": head_color}
     game = _resolve(game, tie_break)
     audit(
-        group=session.group, actor=actor, action="tie-resolve", session=session, game=game,
-        detail={"tie_break": tie_break},
+        actor=actor, action="tie-resolve", session=session, game=game,
+        detail={"tie_break": tie_break}, key=idempotency_key,
     )  # fmt: skip
-    once.remember(idempotency_key, "tie-resolve", {"game": game.pk})
     return game
 
 
@@ -313,18 +315,17 @@ def game_void(
     *, game: Game, actor: Membership | None = None, idempotency_key: str | None = None
 ) -> Game:
     """Void a game: reverse every line it wrote, keep it visible, free its number to correct."""
-    session = lock_open(game.session)
-    if (done := once.replayed(idempotency_key, "game-void")) is not None:
-        return Game.objects.get(pk=done["game"])
-    game = Game.objects.get(pk=game.pk)
+    game = lock_game(game)
+    session = game.session
+    if (done := once.replayed_game(idempotency_key, "game-void")) is not None:
+        return done
     if game.status == Game.Status.VOIDED:
         raise ServiceError("voided-twice", "game {n} is already voided", n=game.number)
     ledger.lines_reverse(session=session, lines=game.lines.filter(reverses__isnull=True))
     game.status = Game.Status.VOIDED
     game.voided_at = timezone.now()
     game.save(update_fields=["status", "voided_at"])
-    audit(group=session.group, actor=actor, action="game-void", session=session, game=game)
-    once.remember(idempotency_key, "game-void", {"game": game.pk})
+    audit(actor=actor, action="game-void", session=session, game=game, key=idempotency_key)
     return game
 
 
@@ -339,10 +340,10 @@ def game_correct(
     idempotency_key: str | None = None,
 ) -> Game:
     """Enter the corrected game in the place of a voided one, with its events and result."""
-    session = lock_open(voided.session)
-    if (done := once.replayed(idempotency_key, "game-correct")) is not None:
-        return Game.objects.get(pk=done["game"])
-    voided = Game.objects.get(pk=voided.pk)
+    voided = lock_game(voided)
+    session = voided.session
+    if (done := once.replayed_game(idempotency_key, "game-correct")) is not None:
+        return done
     if voided.status != Game.Status.VOIDED:
         raise ServiceError("not-voided", "void game {n} before correcting it", n=voided.number)
     if hasattr(voided, "replaced_by"):
@@ -355,7 +356,7 @@ def game_correct(
         document={k: voided.document[k] for k in voided.document if k in HEADER},
         replaces=voided,
     )
-    audit(group=session.group, actor=actor, action="game-correct", session=session, game=game)
+    audit(actor=actor, action="game-correct", session=session, game=game, key=idempotency_key)
     for event in events:
         event_add(game=game, event=event, actor=actor)
     game.refresh_from_db()
@@ -366,5 +367,4 @@ def game_correct(
     elif outcome:
         raise ServiceError("fine-with-result", "a game ended by a fine has no result")
     game.refresh_from_db()
-    once.remember(idempotency_key, "game-correct", {"game": game.pk})
     return game

@@ -4,7 +4,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from django.db.models import F
+from django.db.models import Case, F, IntegerField, Value, When
 
 from scorekeeper.models import Event, Game, LedgerLine, Player, Session, Standing, Transfer
 from scorekeeper.rules import knock_dummy
@@ -32,35 +32,46 @@ def _deltas(lines: Iterable[LedgerLine]) -> dict[int, Delta]:
     return {p: Delta(net[p], settled[p]) for p in net.keys() | settled.keys()}
 
 
+def standings_add(session: Session, deltas: Mapping[int, Delta]) -> None:
+    """Add each player's delta to their running totals, in one UPDATE however many players."""
+    changed = {p: d for p, d in deltas.items() if d.net or d.settled}
+    if not changed:
+        return
+
+    def by_player(field: str) -> Case:
+        whens = [When(player_id=p, then=Value(getattr(d, field))) for p, d in changed.items()]
+        return Case(*whens, default=Value(0), output_field=IntegerField())
+
+    Standing.objects.filter(session=session, player_id__in=changed).update(
+        net=F("net") + by_player("net"), settled=F("settled") + by_player("settled")
+    )
+
+
 def _apply(session: Session, lines: list[LedgerLine]) -> None:
-    for player_id, delta in _deltas(lines).items():
-        if delta.net or delta.settled:
-            Standing.objects.filter(session=session, player_id=player_id).update(
-                net=F("net") + delta.net, settled=F("settled") + delta.settled
-            )
+    standings_add(session, _deltas(lines))
 
 
 def lines_write(
     *,
     session: Session,
     lines: Iterable[knock_dummy.Line],
-    players: Mapping[str, Player],
+    players: Mapping[str, int],
     game: Game | None = None,
     event: Event | None = None,
 ) -> list[LedgerLine]:
-    """Store the engine's lines, naming players through `players`, and update the standings."""
+    """Store the engine's lines (`players`: their names to player ids); update the standings."""
     rows = [
         LedgerLine(
             session=session,
             game=game,
             event=event,
-            payer=players[line.payer],
-            payee=players[line.payee],
+            payer_id=players[line.payer],
+            payee_id=players[line.payee],
             amount=line.amount,
             item=str(line.item),
             rule=line.rule,
             due=str(line.due),
-            instead_of=players[line.instead_of] if line.instead_of else None,
+            instead_of_id=players[line.instead_of] if line.instead_of else None,
         )
         for line in lines
     ]
@@ -89,16 +100,16 @@ def lines_reverse(*, session: Session, lines: Iterable[LedgerLine]) -> list[Ledg
     rows = [
         LedgerLine(
             session=session,
-            game=line.game,
-            event=line.event,
-            transfer=line.transfer,
-            payer=line.payee,
-            payee=line.payer,
+            game_id=line.game_id,
+            event_id=line.event_id,
+            transfer_id=line.transfer_id,
+            payer_id=line.payee_id,
+            payee_id=line.payer_id,
             amount=line.amount,
             item=line.item,
             rule=line.rule,
             due=line.due,
-            instead_of=line.instead_of,
+            instead_of_id=line.instead_of_id,
             reverses=line,
         )
         for line in lines

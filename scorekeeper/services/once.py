@@ -1,40 +1,54 @@
-"""Idempotency: a form's key stored with the write it made, so a retry records nothing twice."""
+"""Idempotency: a form's key kept on the audit entry of its write: a retry records nothing twice.
+
+Every write a form makes leaves one audit entry (services/access.py `audit`), and the form's key
+goes on it: the key and the write are stored in one row, in one transaction.
+"""
 
 import hashlib
-from typing import Any
 
-from scorekeeper.models import IdempotencyKey
+from scorekeeper.models import AuditEntry, Game, Session
 from scorekeeper.services.errors import ServiceError
 
-KEY_LENGTH = 64  # IdempotencyKey.key
+KEY_LENGTH = 64  # AuditEntry.key
 
 
-def _stored(key: str) -> str:
+def stored(key: str | None) -> str | None:
     """Return the key as stored: a longer or unstorable one by its SHA-256, so none collide.
 
-    PostgreSQL refuses NUL in text, so a key holding one is hashed too.
+    PostgreSQL refuses NUL in text, so a key holding one is hashed too. No key (or an empty one):
+    None, which the unique column allows any number of times.
     """
+    if not key:
+        return None
     if len(key) <= KEY_LENGTH and "\x00" not in key:
         return key
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def replayed(key: str | None, action: str) -> dict[str, Any] | None:
-    """Return what the write with this key stored, if it already happened.
+def replayed(key: str | None, action: str) -> AuditEntry | None:
+    """Return the audit entry of the write made with this key, if it already happened.
 
-    Call it after taking the session's lock, so that two copies of one request are in turn.
+    Call it after taking the session's lock, so that two copies of one request are in turn: before
+    the write, or, where a second copy would be refused anyway (a game already finished), only
+    when refusing it.
     """
     if not key:
         return None
-    row = IdempotencyKey.objects.filter(key=_stored(key)).first()
-    if row is None:
+    entry = AuditEntry.objects.select_related("game", "session").filter(key=stored(key)).first()
+    if entry is None:
         return None
-    if row.action != action:
+    if entry.action != action:
         raise ServiceError("key-reused", "this form was already used for something else")
-    return row.result
+    return entry
 
 
-def remember(key: str | None, action: str, result: dict[str, Any]) -> None:
-    """Store the key with the result, in the transaction of the write itself."""
-    if key:
-        IdempotencyKey.objects.create(key=_stored(key), action=action, result=result)
+def replayed_game(key: str | None, action: str) -> Game | None:
+    """Return the game the write with this key made or changed, if it already happened."""
+    entry = replayed(key, action)
+    return entry.game if entry is not None else None
+
+
+def replayed_session(key: str | None, action: str) -> Session | None:
+    """Return the session the write with this key opened, if it already happened."""
+    entry = replayed(key, action)
+    return entry.session if entry is not None else None

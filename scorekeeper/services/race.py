@@ -18,13 +18,12 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from scorekeeper.models import Game, Group, Membership, Player, Seat, Session, Standing, Transfer
 from scorekeeper.rules import dummy_points, dummy_points_document, gong_zhu, gong_zhu_document
 from scorekeeper.rules import transfers as transfer_rules
-from scorekeeper.services import once
+from scorekeeper.services import ledger, once
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.sessions import lock_open, next_game_number, player_create
@@ -141,8 +140,8 @@ def race_open(
     played for money, `point_value` baht a point.
     """
     Group.objects.select_for_update().get(pk=group.pk)  # two taps on "open" wait for each other
-    if (done := once.replayed(idempotency_key, "race-open")) is not None:
-        return Session.objects.get(pk=done["session"])
+    if (done := once.replayed_session(idempotency_key, "race-open")) is not None:
+        return done
     if ruleset not in RULESETS:
         raise ServiceError("race-ruleset", "unknown score sheet {name}", field="ruleset",
                            name=ruleset)  # fmt: skip
@@ -191,9 +190,8 @@ def race_open(
         Seat(session=session, player=p, position=i, since_game=1) for i, p in enumerate(seated)
     )
     Standing.objects.bulk_create(Standing(session=session, player=p) for p in seated)
-    audit(group=group, actor=actor, action="race-open", session=session,
-          detail={"ruleset": ruleset})  # fmt: skip
-    once.remember(idempotency_key, "race-open", {"session": session.pk})
+    audit(actor=actor, action="race-open", session=session, detail={"ruleset": ruleset},
+          key=idempotency_key)  # fmt: skip
     return session
 
 
@@ -286,8 +284,8 @@ def hand_record(
     `number`, the hand the form was opened for, refuses a second phone's entry of the same hand.
     """
     session = lock_open(session)
-    if (done := once.replayed(idempotency_key, "hand-record")) is not None:
-        return Game.objects.get(pk=done["game"])
+    if (done := once.replayed_game(idempotency_key, "hand-record")) is not None:
+        return done
     if not session.is_race:
         raise ServiceError("not-race", "this session is not a score sheet", field="session")
     if number is not None and number != next_game_number(session):
@@ -312,20 +310,19 @@ def hand_record(
         finished_at=now,
     )
     _add(session, game, sign=1)
-    audit(group=session.group, actor=actor, action="hand-record", session=session, game=game,
-          detail={"scores": scores})  # fmt: skip
-    once.remember(idempotency_key, "hand-record", {"game": game.pk})
+    audit(actor=actor, action="hand-record", session=session, game=game,
+          detail={"scores": scores}, key=idempotency_key)  # fmt: skip
     return game
 
 
 def _add(session: Session, game: Game, *, sign: int) -> None:
     """Add (sign 1) or take off (−1) a hand's scores, naming players as its document does."""
     scores = game.scores or {}
-    for name, player_id in zip(game.document["players"], game.seating, strict=True):
-        if scores.get(name):
-            Standing.objects.filter(session=session, player_id=player_id).update(
-                net=F("net") + sign * scores[name]
-            )
+    deltas = {
+        player_id: ledger.Delta(net=sign * scores.get(name, 0))
+        for name, player_id in zip(game.document["players"], game.seating, strict=True)
+    }
+    ledger.standings_add(session, deltas)
 
 
 @transaction.atomic
@@ -334,8 +331,8 @@ def hand_void(
 ) -> Game:
     """Void a hand: take its scores off the running totals; it stays on the sheet, struck out."""
     session = lock_open(game.session)
-    if (done := once.replayed(idempotency_key, "hand-void")) is not None:
-        return Game.objects.get(pk=done["game"])
+    if (done := once.replayed_game(idempotency_key, "hand-void")) is not None:
+        return done
     game = Game.objects.get(pk=game.pk)
     if game.status == Game.Status.VOIDED:
         raise ServiceError("voided-twice", "game {n} is already voided", n=game.number)
@@ -343,8 +340,7 @@ def hand_void(
     game.status = Game.Status.VOIDED
     game.voided_at = timezone.now()
     game.save(update_fields=["status", "voided_at"])
-    audit(group=session.group, actor=actor, action="hand-void", session=session, game=game)
-    once.remember(idempotency_key, "hand-void", {"game": game.pk})
+    audit(actor=actor, action="hand-void", session=session, game=game, key=idempotency_key)
     return game
 
 
@@ -387,6 +383,6 @@ def race_close(*, session: Session, actor: Membership | None = None) -> list[Tra
     )
     session.closed_at = timezone.now()
     session.save(update_fields=["closed_at"])
-    audit(group=session.group, actor=actor, action="session-close", session=session,
+    audit(actor=actor, action="session-close", session=session,
           detail={"transfers": len(rows)})  # fmt: skip
     return rows

@@ -48,9 +48,24 @@ def lock(session: Session) -> Session:
 
 def lock_open(session: Session) -> Session:
     session = lock(session)
+    _refuse_closed(session)
+    return session
+
+
+def lock_game(game: Game) -> Game:
+    """Lock the game's session, as `lock` does, and read the game afresh: one statement.
+
+    The session must be open. On SQLite, whose transactions here begin IMMEDIATE, the transaction
+    itself is the lock.
+    """
+    game = Game.objects.select_related("session").select_for_update(of=("session",)).get(pk=game.pk)
+    _refuse_closed(game.session)
+    return game
+
+
+def _refuse_closed(session: Session) -> None:
     if not session.is_open:
         raise ServiceError("session-closed", "this session is closed", field="session")
-    return session
 
 
 @transaction.atomic
@@ -72,8 +87,8 @@ def session_open(
     seat index.
     """
     Group.objects.select_for_update().get(pk=group.pk)  # two taps on "open" wait for each other
-    if (done := once.replayed(idempotency_key, "session-open")) is not None:
-        return Session.objects.get(pk=done["session"])
+    if (done := once.replayed_session(idempotency_key, "session-open")) is not None:
+        return done
     seated = [p if isinstance(p, Player) else player_create(group=group, name=p) for p in players]
     if len(seated) != SEATS or len({p.pk for p in seated}) != SEATS:
         raise ServiceError("seats", "Knock Dummy needs four different players", field="players")
@@ -124,8 +139,7 @@ def session_open(
         Seat(session=session, player=p, position=i, since_game=1) for i, p in enumerate(seated)
     )
     Standing.objects.bulk_create(Standing(session=session, player=p) for p in seated)
-    audit(group=group, actor=actor, action="session-open", session=session)
-    once.remember(idempotency_key, "session-open", {"session": session.pk})
+    audit(actor=actor, action="session-open", session=session, key=idempotency_key)
     return session
 
 
@@ -147,7 +161,7 @@ def seat_change(
         player = player_create(group=session.group, name=player)
     seats = seat_move(session=session, position=position, player=player)
     audit(
-        group=session.group, actor=actor, action="seat-change", session=session,
+        actor=actor, action="seat-change", session=session,
         detail={"position": position, "player": player.name},
     )  # fmt: skip
     return seats
@@ -219,7 +233,6 @@ def session_close(
     session.closed_at = timezone.now()
     session.save(update_fields=["closed_at"])
     audit(
-        group=session.group,
         actor=actor,
         action="session-close",
         session=session,
@@ -241,7 +254,7 @@ def payment_record(*, transfer: Transfer, actor: Membership | None = None) -> Le
         raise ServiceError("paid-twice", "this transfer is already marked paid", field="transfer")
     line = ledger.payment_write(transfer=transfer)
     paid = {"payer": transfer.payer.name, "payee": transfer.payee.name, "amount": transfer.amount}
-    audit(group=session.group, actor=actor, action="payment-record", session=session, detail=paid)
+    audit(actor=actor, action="payment-record", session=session, detail=paid)
     return line
 
 
@@ -253,5 +266,5 @@ def payment_undo(*, transfer: Transfer, actor: Membership | None = None) -> Ledg
         raise ServiceError("not-paid", "this transfer is not marked paid", field="transfer")
     last = transfer.lines.filter(reverses__isnull=True, reversed_by__isnull=True).last()
     assert last is not None
-    audit(group=session.group, actor=actor, action="payment-undo", session=session)
+    audit(actor=actor, action="payment-undo", session=session)
     return ledger.lines_reverse(session=session, lines=[last])[0]

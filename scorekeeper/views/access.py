@@ -85,9 +85,13 @@ def game_for(
     *,
     race: bool | None = None,
 ) -> Game:
-    session = session_for(request, session_id, role, race=race)
+    """Admit the visitor to a game of a session: one read for the game, its session and group."""
     games = Game.objects.select_related("session__group")
-    return get_object_or_404(games, pk=game_id, session=session)
+    game = get_object_or_404(games, pk=game_id, session_id=session_id)
+    _admit(request, game.session.group, role)
+    if race is not None and game.session.is_race != race:
+        raise Http404("not this kind of game")
+    return game
 
 
 def transfer_for(

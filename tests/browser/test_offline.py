@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.models import Game, IdempotencyKey, Session
+from scorekeeper.models import AuditEntry, Game, Session
 from scorekeeper.services import games
 from tests.browser import support
 from tests.browser.conftest import open_page
@@ -49,7 +49,7 @@ def test_a_game_entered_offline_is_kept_and_recorded_once_when_the_connection_re
         assert game.status == Game.Status.SETTLED
         want = support.engine_nets(players, outcome)
         assert support.board(page) == support.expected_board(want)
-        assert IdempotencyKey.objects.filter(action="game-finish").count() == 1
+        assert AuditEntry.objects.filter(action="game-finish", key__isnull=False).count() == 1
         assert game.lines.count() == 6  # recorded once
 
 

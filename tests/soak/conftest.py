@@ -703,7 +703,14 @@ def database_problems(db: Database, calls: list[Call] | None = None) -> tuple[li
         "SELECT id, game_id, event_id, due, reverses_id, transfer_id FROM scorekeeper_ledgerline"
     )
     events = dict(db.rows("SELECT id, game_id FROM scorekeeper_event"))
-    keys = db.rows("SELECT key, action, result FROM scorekeeper_idempotencykey")
+    # Each form's key is stored on the audit entry of its write, which names what it made.
+    keys = [
+        (key, action, {"session": sid} if action == "session-open" else {"game": gid})
+        for key, action, gid, sid in db.rows(
+            "SELECT key, action, game_id, session_id FROM scorekeeper_auditentry "
+            "WHERE key IS NOT NULL"
+        )
+    ]
     audit = db.rows(
         "SELECT action, game_id, session_id FROM scorekeeper_auditentry WHERE action IN "
         "('session-open', 'game-start', 'event-add', 'game-finish', 'game-void')"

@@ -1,0 +1,55 @@
+"""Migrations that move data: what was stored before is still found after."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BEFORE = [("scorekeeper", "0004_race_games")]
+AFTER = [("scorekeeper", "0005_keys_in_audit")]
+
+
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_keys_move_to_their_audit_entries_and_events_into_games_in_play():
+    apps = migrate(BEFORE)
+    m = {name: apps.get_model("scorekeeper", name) for name in (
+        "Group", "Player", "Session", "Game", "Event", "AuditEntry", "IdempotencyKey")}  # fmt: skip
+    group = m["Group"].objects.create(name="Saturday")
+    ann = m["Player"].objects.create(group=group, name="Ann")
+    session = m["Session"].objects.create(
+        group=group, ruleset="knock-dummy-2025", stake_level="sian", stake_less=100,
+        stake_medium=200, stake_more=300, fine=200, point_value="0.5", first_dealer=ann,
+    )  # fmt: skip
+    header = {"rules": "knock-dummy-2025", "level": "sian", "fine": 200, "players": ["Ann"]}
+    game = m["Game"].objects.create(
+        session=session, number=1, dealer=ann, seating=[ann.pk], document=header
+    )
+    events = [{"type": "head", "player": "Ann"}, {"type": "speto", "player": "Ann"}]
+    rows = [
+        m["Event"].objects.create(game=game, number=i + 1, document=e) for i, e in enumerate(events)
+    ]
+    audit = m["AuditEntry"].objects
+    opened = audit.create(group=group, session=session, action="session-open")
+    started = audit.create(group=group, session=session, game=game, action="game-start")
+    added = [audit.create(group=group, session=session, game=game, action="event-add", detail=e)
+             for e in events]  # fmt: skip
+    keys = m["IdempotencyKey"].objects
+    keys.create(key="open", action="session-open", result={"session": session.pk})
+    keys.create(key="start", action="game-start", result={"game": game.pk})
+    keys.create(key="second", action="event-add", result={"event": rows[1].pk})
+
+    apps = migrate(AFTER)
+    audit = apps.get_model("scorekeeper", "AuditEntry").objects
+    assert audit.get(pk=opened.pk).key == "open"
+    assert audit.get(pk=started.pk).key == "start"
+    assert audit.get(pk=added[0].pk).key is None
+    second = audit.get(pk=added[1].pk)
+    assert (second.key, second.detail) == ("second", {"number": 2, **events[1]})
+    moved = apps.get_model("scorekeeper", "Game").objects.get(pk=game.pk)
+    assert moved.document == {**header, "events": events}

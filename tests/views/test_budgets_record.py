@@ -1,0 +1,52 @@
+"""Recording a game costs a few SQL statements, however long the night: at most 8.
+
+Counted: every statement the request runs, the session middleware's and the access check's
+included, but not transaction control (BEGIN / COMMIT in production, savepoints under the test's
+own transaction), which is the same for any write.
+"""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scorekeeper.models import Game
+from scorekeeper.services import games
+from tests.views.conftest import finish_data
+from tests.views.test_budgets import add_settled_games
+
+RECORD_BUDGET = 8
+CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT", "BEGIN", "COMMIT")
+
+
+def written(client, url: str, data: dict[str, object]) -> list[str]:
+    """POST `data`; return the statements it ran, transaction control left out."""
+    with CaptureQueriesContext(connection) as queries:
+        assert client.post(url, data).status_code == 302
+    return [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(CONTROL)]
+
+
+@pytest.mark.parametrize("played", [0, 100, 10_000], ids=["no game", "100 games", "10,000 games"])
+def test_saving_the_end_of_a_game_costs_at_most_eight_statements(en, table, played):
+    if played:
+        add_settled_games(table, played)
+    game = games.game_start(session=table, fool_swap=False)
+    url = f"/s/{table.pk}/games/{game.pk}/finish"
+    sql = written(en, url, {**finish_data(), "idempotency_key": f"finish-{played}"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.SETTLED
+    assert len(sql) <= RECORD_BUDGET, "\n".join(sql)
+
+
+def test_a_game_with_events_costs_the_same(en, table):
+    """Its events are read with the game, not as rows of their own."""
+    game = games.game_start(session=table, fool_swap=False)
+    url = f"/s/{table.pk}/games/{game.pk}/finish"
+    plain = written(en, url, {**finish_data(), "idempotency_key": "plain"})
+    game = games.game_start(session=table, fool_swap=False)
+    games.event_add(game=game, event={"type": "head", "player": "Bee"})
+    games.event_add(game=game, event={"type": "speto", "player": "Cat"})
+    url = f"/s/{table.pk}/games/{game.pk}/finish"
+    with_events = written(en, url, {**finish_data(), "idempotency_key": "events"})
+    assert len(with_events) == len(plain)
+    game.refresh_from_db()
+    assert [e["type"] for e in game.document["events"]] == ["head", "speto"]
