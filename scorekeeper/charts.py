@@ -29,6 +29,17 @@ def series(values: Mapping[str, Sequence[int]]) -> list[Series]:
     ]
 
 
+def thinned(
+    labels: Sequence[str], values: Mapping[str, Sequence[int]], *, most: int
+) -> tuple[list[str], dict[str, list[int]]]:
+    """Keep at most `most` points, evenly spread, the first and the last always among them."""
+    n = len(labels)
+    if n <= most:
+        return list(labels), {name: list(pts) for name, pts in values.items()}
+    kept = sorted({round(i * (n - 1) / (most - 1)) for i in range(most)})
+    return [labels[i] for i in kept], {name: [pts[i] for i in kept] for name, pts in values.items()}
+
+
 def line_chart(lines: Sequence[Series], *, labels: Sequence[str], title: str) -> SafeString:
     """Draw the series over `labels` (x) with a zero line; empty data draws an empty frame."""
     n = max((len(s.points) for s in lines), default=0)

@@ -1,6 +1,7 @@
 """Reads for the history pages: a group's nights, a night's running balance, a player's record."""
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -42,19 +43,33 @@ def group_nights(group: Group) -> list[Night]:
     return nights
 
 
-def session_running(session: Session) -> tuple[list[str], dict[str, list[int]]]:
-    """Return game labels and each player's running net after every game that stands."""
-    per_game = LedgerLine.objects.game_nets(session)
-    players = [st.player for st in session.standings.select_related("player")]
+def session_running(
+    session: Session, players: Sequence[Player]
+) -> tuple[list[str], dict[str, list[int]]]:
+    """Return game labels and each player's running net after every game that stands.
+
+    One aggregate over the night's lines, whatever its length; games that paid nothing yet
+    (the one in play, a tie waiting) have no point of their own.
+    """
+    per_game: dict[int, Counter[int]] = {}
+    lines = (
+        LedgerLine.objects.filter(session=session, game__isnull=False, reverses__isnull=True)
+        .exclude(game__status=Game.Status.VOIDED)
+        .values("game__number", "payer_id", "payee_id")
+        .annotate(total=Sum("amount"))
+        .order_by("game__number")
+    )
+    for row in lines:
+        nets = per_game.setdefault(row["game__number"], Counter())
+        nets[row["payer_id"]] -= row["total"]
+        nets[row["payee_id"]] += row["total"]
     running = dict.fromkeys((p.pk for p in players), 0)
-    labels: list[str] = []
     series: dict[str, list[int]] = {p.name: [] for p in players}
-    for game in session.games.counted().order_by("number"):
-        labels.append(str(game.number))
+    for nets in per_game.values():
         for p in players:
-            running[p.pk] += per_game.get(game.pk, {}).get(p.pk, 0)
+            running[p.pk] += nets[p.pk]
             series[p.name].append(running[p.pk])
-    return labels, series
+    return [str(number) for number in per_game], series
 
 
 @dataclass

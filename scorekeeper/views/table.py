@@ -1,11 +1,13 @@
 """The table: scoreboard, the game in play, the games of the night, seats and the settle-up."""
 
 import contextlib
+import math
+from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery, Window
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,7 +20,7 @@ from scorekeeper import charts, stats
 from scorekeeper.forms import EventForm, SeatForm, SettleForm, StartForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.messages import error_text
-from scorekeeper.models import Game, LedgerLine, Player, Seat, Session
+from scorekeeper.models import Event, Game, LedgerLine, Player, Seat, Session
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, sessions
 from scorekeeper.views import live, race
@@ -46,6 +48,8 @@ class Row:
 
 
 SHOWN_GAMES = 20  # the table shows the latest games; the history page has them all
+HISTORY_PAGE = 50  # games a history page lists: a night of thousands reads in pages
+CHART_POINTS = 120  # the running balance draws as well with 120 points as with 10,000
 
 
 def _scoreboard(session: Session) -> list[Row]:
@@ -300,24 +304,52 @@ def summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     return render(request, "table/summary.html", _settle_context(session))
 
 
+def _page_asked(raw: str | None) -> int:
+    """The page an address asks for: anything but a page number asks for the first."""
+    try:
+        number = int(raw or 1)
+    except ValueError:
+        return 1
+    return min(max(number, 1), 10**6)  # past any night's end, and an OFFSET the database takes
+
+
 @require_GET
 def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    """The night as it reads later: games with their events and corrections, the settle-up."""
+    """The night as it reads later: its games in order, a page at a time, and the settle-up."""
     session = session_for(request, session_id, race=False)
-    labels, running = stats.session_running(session)
-    chart = charts.line_chart(charts.series(running), labels=labels, title=_("Running balance"))
-    games_ = (
-        session.games.select_related("dealer", "replaces")
-        .prefetch_related("events")
-        .order_by("number", "started_at")
+    page = _page_asked(request.GET.get("page"))
+    start = (page - 1) * HISTORY_PAGE
+    in_order = session.games.order_by("number", "started_at", "pk")
+    shown = list(
+        in_order.select_related("dealer")
+        # Every game's count rides on the page's rows: no separate COUNT(*).
+        .annotate(in_all=Window(Count("pk")))[start : start + HISTORY_PAGE]
     )
-    context = {
-        **_settle_context(session),
-        "games": games_,
-        "nets": LedgerLine.objects.game_nets(session),
-        "chart": chart,
-        "names": list(running),
-        "rows": list(zip(labels, zip(*running.values(), strict=True), strict=True)),
-        "legend": charts.series(running),
-    }
+    if not shown and page > 1:  # past the last page (a bookmark, a typo): go to the last one
+        last = max(1, math.ceil(in_order.count() / HISTORY_PAGE))
+        return redirect(f"{reverse('history', kwargs={'session_id': session.pk})}?page={last}")
+    # A subquery, not the ids fetched: with no game an empty list would skip the query, and the
+    # page must cost the same statements on the first night as on the longest.
+    on_page = in_order.values("pk")[start : start + HISTORY_PAGE]
+    events: defaultdict[int, list[Event]] = defaultdict(list)
+    for event in Event.objects.filter(game__in=on_page).order_by("game_id", "number"):
+        events[event.game_id].append(event)
+    pages = math.ceil(shown[0].in_all / HISTORY_PAGE) if shown else 1
+    context = _settle_context(session)
+    players = sorted((row.player for row in context["board"]), key=lambda p: p.name)
+    labels, running = charts.thinned(*stats.session_running(session, players), most=CHART_POINTS)
+    legend = charts.series(running)
+    context.update(
+        {
+            "games": [{"game": g, "events": events[g.pk]} for g in shown],
+            "page": page,
+            "pages": pages,
+            "earlier": page - 1 if page > 1 else None,
+            "later": page + 1 if page < pages else None,
+            "chart": charts.line_chart(legend, labels=labels, title=_("Running balance")),
+            "legend": legend,
+            "names": list(running),
+            "rows": list(zip(labels, zip(*running.values(), strict=True), strict=True)),
+        }
+    )
     return render(request, "table/history.html", context)

@@ -3,10 +3,13 @@
 import json
 import re
 
+import pytest
+
 from scorekeeper import charts
 from scorekeeper.models import Player
 from scorekeeper.services import games, sessions
 from scorekeeper.stats import player_record
+from tests.views.test_budgets import add_settled_games
 
 DARK_FOOL = {
     "knock": {"player": "Bee", "kind": "dark"},
@@ -62,6 +65,80 @@ def test_the_night_in_full_shows_games_events_corrections_and_payments(en, table
     assert "✓ paid" in body
     assert '<svg class="chart"' in body and "<polyline" in body
     assert "<script" not in body.split("<main")[1]
+
+
+def shown_games(body: str) -> list[int]:
+    return [int(n) for n in re.findall(r">Game (\d+)<", body)]
+
+
+def test_a_long_night_reads_fifty_games_a_page_in_order_with_links_between_pages(en, table):
+    add_settled_games(table, 120)
+    first = en.get(f"/s/{table.pk}/history").content.decode()
+    assert shown_games(first) == list(range(1, 51))
+    assert f'href="/s/{table.pk}/history?page=2#games">Later games' in first
+    assert "Earlier games" not in first
+    assert "Page 1 of 3" in first
+    last = en.get(f"/s/{table.pk}/history?page=3").content.decode()
+    assert shown_games(last) == list(range(101, 121))
+    assert f'href="/s/{table.pk}/history?page=2#games">← Earlier games' in last
+    assert "Later games" not in last
+
+
+def test_a_short_night_has_one_page_and_no_page_links(en, table):
+    play_night(table)
+    body = en.get(f"/s/{table.pk}/history").content.decode()
+    assert "?page=" not in body
+
+
+@pytest.mark.parametrize("asked", ["0", "-3", "two", "", "1.5"])
+def test_a_page_that_is_not_a_page_number_shows_the_first(en, table, asked):
+    add_settled_games(table, 60)
+    response = en.get(f"/s/{table.pk}/history?page={asked}")
+    assert response.status_code == 200
+    assert shown_games(response.content.decode())[0] == 1
+
+
+@pytest.mark.parametrize("asked", ["3", "99", "9" * 40])
+def test_a_page_past_the_last_goes_to_the_last(en, table, asked):
+    add_settled_games(table, 60)
+    response = en.get(f"/s/{table.pk}/history?page={asked}")
+    assert response.status_code == 302
+    assert response["Location"] == f"/s/{table.pk}/history?page=2"
+
+
+def test_a_page_of_a_night_without_games_goes_to_the_only_page(en, table):
+    response = en.get(f"/s/{table.pk}/history?page=2", follow=True)
+    assert response.redirect_chain == [(f"/s/{table.pk}/history?page=1", 302)]
+    assert "No game yet." in response.content.decode()
+
+
+def test_the_running_balance_covers_the_whole_night_in_a_few_points(en, table):
+    add_settled_games(table, 300)
+    ann = Player.objects.get(group=table.group, name="Ann")
+    per_game = sum(
+        (line.amount if line.payee_id == ann.pk else -line.amount if line.payer_id == ann.pk else 0)
+        for line in table.games.get(number=1).lines.all()
+    )
+    body = en.get(f"/s/{table.pk}/history?page=6").content.decode()  # the chart on every page
+    points = re.search(r'<polyline points="([^"]+)"', body)
+    assert points is not None and len(points[1].split()) == 120
+    numbers = body.split("The running balance as numbers")[1].split("</details>")[0]
+    rows = re.findall(r"<tr><td>(\d+)</td><td class=\"num\">([^<]+)</td>", numbers)
+    assert len(rows) == 120
+    assert rows[0] == ("1", f"{per_game:+,}".replace("-", "−"))
+    assert rows[-1] == ("300", f"{300 * per_game:+,}".replace("-", "−"))  # Ann is first by name
+
+
+def test_thinning_keeps_the_first_and_last_points_and_at_most_so_many():
+    labels = [str(n) for n in range(1, 1001)]
+    kept, values = charts.thinned(labels, {"Ann": list(range(1000))}, most=120)
+    assert len(kept) == len(values["Ann"]) == 120
+    assert (kept[0], kept[-1]) == ("1", "1000")
+    assert values["Ann"] == [int(label) - 1 for label in kept]
+    assert charts.thinned(labels[:5], {"Ann": [1, 2, 3, 4, 5]}, most=120) == (
+        labels[:5],
+        {"Ann": [1, 2, 3, 4, 5]},
+    )
 
 
 def test_a_players_record_counts_knocks_fools_dark_sleeps_and_head_to_head(en, table):
