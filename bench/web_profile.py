@@ -100,7 +100,7 @@ def main() -> None:
         f"{spent / n * 1000:.1f} ms each on average, profiler on"
     )
     out = io.StringIO()
-    stats = pstats.Stats(profiler, stream=out).sort_stats("cumulative")
+    stats = pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("BENCH_SORT", "cumulative"))
     stats.print_stats(args.top)
     print(out.getvalue())
 

@@ -19,18 +19,32 @@
     }
   }
 
-  document.addEventListener("submit", (event) => {
-    const form = event.target;
-    const submitter = event.submitter;
-    if (navigator.onLine || event.defaultPrevented) return;
-    if (form.method.toLowerCase() !== "post" || !form.querySelector("[name=idempotency_key]")) return;
-    if (submitter && submitter.hasAttribute("formaction")) return; // a preview: nothing to keep
-    event.preventDefault();
+  // Keep a write made without a connection: a form's POST that carries an idempotency key.
+  function keep(form, submitter, url) {
+    if (form.method.toLowerCase() !== "post" || !form.querySelector("[name=idempotency_key]")) {
+      return false;
+    }
     const body = new URLSearchParams(new FormData(form, submitter)).toString();
     const queue = load();
-    queue.push({ url: form.action, body, at: Date.now() });
+    queue.push({ url, body, at: Date.now() });
     save(queue);
     show();
+    return true;
+  }
+
+  document.addEventListener("submit", (event) => {
+    const submitter = event.submitter;
+    if (navigator.onLine || event.defaultPrevented) return;
+    if (submitter && submitter.hasAttribute("formaction")) return; // a preview: nothing to keep
+    if (keep(event.target, submitter, event.target.action)) event.preventDefault();
+  });
+
+  // A button that saves through htmx (the end of a game): the same, in place of its request.
+  document.addEventListener("htmx:confirm", (event) => {
+    const button = event.detail.elt;
+    if (navigator.onLine || button.tagName !== "BUTTON" || !button.form) return;
+    const url = new URL(button.getAttribute("hx-post"), location.href).href;
+    if (keep(button.form, button, url)) event.preventDefault();
   });
 
   async function send() {

@@ -66,6 +66,39 @@ def test_saving_the_game_writes_the_lines_and_updates_the_scoreboard(en, in_play
     assert scoreboard(en, in_play) == {"Ann": 1200, "Bee": -500, "Cat": -400, "Dan": -300}
 
 
+def test_a_save_through_htmx_answers_with_the_table_at_its_own_address(en, in_play):
+    """One round trip: the new scores come back with the save, not after a redirect."""
+    save = en.post(url(in_play, "finish"), finish_data(), HTTP_HX_TARGET="main", **HTMX)
+    assert save.status_code == 200
+    assert save["HX-Push-Url"] == f"/s/{in_play.session.pk}/"
+    body = save.content.decode()
+    rows = re.findall(r'data-player="([^"]+)".*?data-net="(-?\d+)"', body, re.S)
+    assert {n: int(v) for n, v in rows} == {
+        "Ann": 1200,
+        "Bee": -500,
+        "Cat": -400,
+        "Dan": -300,
+    }
+    assert '<main id="main">' in body
+    assert scoreboard(en, in_play) == {"Ann": 1200, "Bee": -500, "Cat": -400, "Dan": -300}
+
+
+def test_a_refused_save_through_htmx_swaps_in_the_form_with_its_error(en, in_play):
+    save = en.post(url(in_play, "finish"), finish_data(fool="Ann"), HTTP_HX_TARGET="main", **HTMX)
+    assert save.status_code == 422  # base.html's htmx config swaps a 422
+    assert "HX-Push-Url" not in save
+    body = save.content.decode()
+    assert "The knocker cannot be the fool discarder." in body and 'value="30"' in body
+    assert LedgerLine.objects.count() == 0
+
+
+def test_a_save_through_htmx_after_another_phones_goes_to_the_game(en, in_play):
+    games.game_finish(game=in_play, outcome={"knock": {"player": "Ann", "kind": "normal"},
+                                             "points": {"Bee": 1, "Cat": 2, "Dan": 3}})  # fmt: skip
+    save = en.post(url(in_play, "finish"), finish_data(), HTTP_HX_TARGET="main", **HTMX)
+    assert save["HX-Redirect"] == url(in_play)
+
+
 def test_a_refused_result_shows_the_error_by_its_field_and_keeps_what_was_typed(en, in_play):
     response = en.post(url(in_play, "finish"), finish_data(fool="Ann"))
     body = response.content.decode()
