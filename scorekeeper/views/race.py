@@ -10,6 +10,21 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
+from django.core.paginator import Page, Paginator
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    Func,
+    IntegerField,
+    Q,
+    Sum,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.expressions import RowRange
+from django.db.models.functions import Least, Mod, NullIf, RowNumber
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -137,16 +152,86 @@ def _facts(session: Session, hand: Game) -> list[str]:
     return facts
 
 
-def _hands(session: Session, players: list[Player]) -> list[dict[str, Any]]:
-    """Every hand, oldest first, with each player's score and running total after it."""
-    running = {p.name: 0 for p in players}
+PER_PAGE = 20  # hands on a page of the sheet: a long match reads in pages
+CHART_POINTS = 120  # the totals draw as well with 120 points as with 10,000
+COUNTED = ~Q(status=Game.Status.VOIDED)
+FOOL = Q(document__has_key="fool") & ~Q(document__fool=None)  # classic Dummy: it turns the deal
+
+
+class ScoreOf(Func):
+    """A player's score in a hand, read from its `scores` by the database: 0 if they sat it out.
+
+    Not the key lookup `scores__<name>`: Django reads a name such as "7" as a list index, and
+    SQLite's JSON paths miss a name with a quote in it.
+    """
+
+    output_field = IntegerField()
+
+    def __init__(self, name: str) -> None:
+        super().__init__(F("scores"))
+        self.name = name
+
+    def as_sqlite(
+        self, compiler: Any, connection: Any, **extra: Any
+    ) -> tuple[str, tuple[Any, ...]]:
+        scores, params = compiler.compile(self.get_source_expressions()[0])
+        sql = f"COALESCE((SELECT j.value FROM JSON_EACH({scores}) j WHERE j.key = %s), 0)"
+        return sql, (*params, self.name)
+
+    def as_postgresql(
+        self, compiler: Any, connection: Any, **extra: Any
+    ) -> tuple[str, tuple[Any, ...]]:
+        scores, params = compiler.compile(self.get_source_expressions()[0])
+        return f"COALESCE(({scores} ->> %s)::integer, 0)", (*params, self.name)
+
+
+def _running(players: list[Player]) -> dict[str, Window]:
+    """Each player's total after each hand, in the order they were played; a void adds nothing."""
+    return {
+        f"total_{i}": Window(
+            Sum(Case(When(COUNTED, then=ScoreOf(p.name)), default=Value(0))),
+            order_by=[F("number").asc(), F("pk").asc()],
+            frame=RowRange(start=None, end=0),
+        )
+        for i, p in enumerate(players)
+    }
+
+
+def _page_asked(raw: str | None) -> int:
+    """The page an address asks for: anything but a page number asks for the first."""
+    try:
+        number = int(raw or 1)
+    except ValueError:
+        return 1
+    return min(max(number, 1), 10**6)  # far past any match's last page, and a number SQL takes
+
+
+def _hands(
+    session: Session, players: list[Player], asked: str | None, *, newest_first: bool
+) -> tuple[list[dict[str, Any]], Page[int]]:
+    """One page of the hands, each with its scores and every player's running total after it.
+
+    One statement however long the match: the database counts the hands and keeps the running
+    totals, and a page past the last reads as the last.
+    """
+    order = (
+        [F("number").desc(), F("pk").desc()] if newest_first else [F("number").asc(), F("pk").asc()]
+    )
+    last_page_start = (F("hands") - 1) / PER_PAGE * PER_PAGE
+    start = Least(Value((_page_asked(asked) - 1) * PER_PAGE), last_page_start)
+    hands = list(
+        session.games.select_related("dealer")
+        .annotate(row=Window(RowNumber(), order_by=order), hands=Window(Count("pk")))
+        .annotate(**_running(players))
+        .filter(row__gt=start, row__lte=start + PER_PAGE)
+        .order_by(*order)
+    )
+    number = (hands[0].row - 1) // PER_PAGE + 1 if hands else 1
+    page = Paginator(range(hands[0].hands if hands else 0), PER_PAGE).page(number)
     rows = []
-    for hand in session.games.select_related("dealer").order_by("number", "started_at"):
+    for hand in hands:
         counted = hand.status != Game.Status.VOIDED
         scores = hand.scores or {}
-        if counted:
-            for name in running:
-                running[name] += scores.get(name, 0)
         rows.append(
             {
                 "hand": hand,
@@ -155,19 +240,43 @@ def _hands(session: Session, players: list[Player]) -> list[dict[str, Any]]:
                     {
                         "player": p.name,
                         "score": scores.get(p.name, 0),
-                        "total": running[p.name] if counted else None,
+                        "total": getattr(hand, f"total_{i}") if counted else None,
                     }
-                    for p in players
+                    for i, p in enumerate(players)
                 ],
                 "facts": _facts(session, hand),
             }
         )
-    return rows
+    return rows, page
 
 
-def sheet_context(session: Session) -> dict[str, Any]:
+def _next_dealer(session: Session, players: list[Player]) -> tuple[Player, int]:
+    """Who deals the next hand, and which way the deal goes round (1 in seat order, −1 turned).
+
+    As services.race.next_dealer says, reading only the last hand that counts, with the fool
+    discards before it counted by the database: one statement however long the match.
+    """
+    last = (
+        session.games.counted()
+        .annotate(fools=Window(Count("pk", filter=FOOL)))
+        .order_by("-number")
+        .values("dealer_id", "fools")
+        .first()
+    )
+    if last is None:
+        seated = next((p for p in players if p.pk == session.first_dealer_id), None)
+        return seated or session.first_dealer, 1
+    step = -1 if session.ruleset == DUMMY and last["fools"] % 2 else 1
+    at = next((i for i, p in enumerate(players) if p.pk == last["dealer_id"]), -1)
+    return players[(at + step) % len(players)], step
+
+
+def _sheet(session: Session) -> dict[str, Any]:
+    """What every page of the sheet shows at its head: the target, the standings, the end."""
     state = race.race_state(session)
-    dealer = race.next_dealer(session) if session.is_open and not state.ended else None
+    dealer, step = None, 1
+    if session.is_open and not state.ended:
+        dealer, step = _next_dealer(session, state.players)
     return {
         "session": session,
         "gong_zhu": session.ruleset == GONG_ZHU,
@@ -176,10 +285,15 @@ def sheet_context(session: Session) -> dict[str, Any]:
         "state": state,
         "board": _board(session, state, dealer),
         "players": state.players,
-        "hands": list(reversed(_hands(session, state.players))),
         "next_dealer": dealer,
-        "reversed": session.ruleset == DUMMY and race.deal_direction(session) == -1,
+        "reversed": step == -1,
     }
+
+
+def sheet_context(session: Session, page: str | None = None) -> dict[str, Any]:
+    context = _sheet(session)
+    hands, shown = _hands(session, context["players"], page, newest_first=True)
+    return {**context, "hands": hands, "page": shown}
 
 
 def table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
@@ -189,7 +303,7 @@ def table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
         session,
         template="race/table.html",
         part="sheet",
-        context=lambda: sheet_context(session),
+        context=lambda: sheet_context(session, request.GET.get("page")),
     )
 
 
@@ -234,11 +348,11 @@ def race_open(request: HtmxHttpRequest, group_id: int, ruleset: str) -> HttpResp
 # -- entering a hand -----------------------------------------------------------------------------
 
 
-def _hand_form(session: Session, data: Any = None) -> HandForm:
-    players = [p.name for p in race.race_state(session).players]
+def _hand_form(session: Session, players: list[Player], data: Any = None) -> HandForm:
+    names = [p.name for p in players]
     if session.ruleset == GONG_ZHU:
-        return GongZhuHandForm(data, players=players)
-    return DummyHandForm(data, players=players, house=session.race["house"])
+        return GongZhuHandForm(data, players=names)
+    return DummyHandForm(data, players=names, house=session.race["house"])
 
 
 def _preview(session: Session, form: HandForm) -> dict[str, Any]:
@@ -275,21 +389,22 @@ def _preview(session: Session, form: HandForm) -> dict[str, Any]:
 
 
 def _hand_page(
-    request: HtmxHttpRequest, session: Session, form: HandForm, status: int = 200
+    request: HtmxHttpRequest,
+    session: Session,
+    players: list[Player],
+    form: HandForm,
+    status: int = 200,
 ) -> HttpResponse:
-    dealer = race.next_dealer(session)
-    context = {
-        "session": session,
-        "form": form,
+    context: dict[str, Any] = {"session": session, "form": form, "preview": _preview(session, form)}
+    template = "race/hand_new.html"
+    if request.htmx and request.htmx.target == "preview":  # the swap shows the preview alone
+        return render(request, template + "#preview", context, status=status)
+    context |= {
         "gong_zhu": session.ruleset == GONG_ZHU,
         "number": sessions.next_game_number(session),
-        "dealer": dealer,
+        "dealer": _next_dealer(session, players)[0],
         "target": target_text(session),
-        "preview": _preview(session, form),
     }
-    template = "race/hand_new.html"
-    if request.htmx and request.htmx.target == "preview":
-        template += "#preview"
     return render(request, template, context, status=status)
 
 
@@ -311,9 +426,9 @@ def hand_new(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     if request.method == "GET" and state.ended:
         messages.warning(request, _("The match is over: close it, or void a hand to go on."))
         return redirect("table", session_id=session.pk)
-    form = _hand_form(session, request.POST or None)
+    form = _hand_form(session, state.players, request.POST or None)
     if request.method == "GET":
-        return _hand_page(request, session, form)
+        return _hand_page(request, session, state.players, form)
     if form.is_valid():
         try:
             race.hand_record(
@@ -331,14 +446,15 @@ def hand_new(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             form.add_error(field if field in form.fields else None, error_text(e))
         else:
             return redirect("table", session_id=session.pk)
-    return _hand_page(request, session, form, status=422)
+    return _hand_page(request, session, state.players, form, status=422)
 
 
 @require_POST
 def hand_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Score the hand form as it is filled in; writes nothing."""
     session = _race_session(request, session_id, PLAYER)
-    return _hand_page(request, session, _hand_form(session, request.POST))
+    players = race.race_state(session).players
+    return _hand_page(request, session, players, _hand_form(session, players, request.POST))
 
 
 # -- one hand ------------------------------------------------------------------------------------
@@ -418,13 +534,26 @@ def hand_void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRe
 # -- the end of the night ------------------------------------------------------------------------
 
 
+def transfer_rows(session: Session) -> list[dict[str, Any]]:
+    """Who pays whom, each transfer paid or not by its payment lines, in one statement."""
+    transfers = (
+        session.transfers.select_related("payer", "payee")
+        .annotate(
+            made=Count("lines", filter=Q(lines__reverses__isnull=True)),
+            undone=Count("lines", filter=Q(lines__reverses__isnull=False)),
+        )
+        .order_by("payer__name", "payee__name")  # Meta.ordering does not reach a GROUP BY
+    )
+    return [
+        {"transfer": t, "paid": t.made > t.undone, "baht": session.baht(t.amount)}
+        for t in transfers
+    ]
+
+
 def settle_context(session: Session) -> dict[str, Any]:
-    context = sheet_context(session)
-    rows = []
-    for t in session.transfers.select_related("payer", "payee").prefetch_related("lines"):
-        made = sum(1 for line in t.lines.all() if line.reverses_id is None)
-        undone = sum(1 for line in t.lines.all() if line.reverses_id is not None)
-        rows.append({"transfer": t, "paid": made > undone, "baht": session.baht(t.amount)})
+    context = _sheet(session)
+    # Only race_close makes transfers, and only for Gong Zhu played for money.
+    rows = transfer_rows(session) if context["money"] and not session.is_open else []
     state: race.RaceState = context["state"]
     pairwise = [
         {"payer": p.payer, "payee": p.payee, "points": p.points, "baht": session.baht(p.points)}
@@ -498,24 +627,44 @@ def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -
     return redirect("race-settle", session_id=session_id)
 
 
+def _chart(session: Session, players: list[Player]) -> tuple[list[str], dict[str, list[int]]]:
+    """The totals after the hands that count, at most CHART_POINTS of them, evenly spread.
+
+    One statement however long the match: the database keeps the running totals and picks the
+    hands to draw, the first and the last always among them.
+    """
+    order = [F("number").asc(), F("pk").asc()]
+    running = _running(players)
+    spread = CHART_POINTS - 1
+    points = list(
+        session.games.counted()
+        .annotate(at=Window(RowNumber(), order_by=order) - 1, hands=Window(Count("pk")))
+        .annotate(**running)
+        # Hand `at` is drawn when at × spread / (hands − 1) passes a whole number.
+        .annotate(past=Mod(F("at") * spread, NullIf(F("hands") - 1, 0)))
+        .filter(Q(hands__lte=CHART_POINTS) | Q(past__lt=spread))
+        .order_by(*order)
+        .values_list("number", *running)
+    )
+    labels = [str(point[0]) for point in points]
+    return labels, {p.name: [point[i] for point in points] for i, p in enumerate(players, 1)}
+
+
 @require_GET
 def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """The match as it reads later: the totals after every hand, drawn and listed; the money."""
     session = _race_session(request, session_id)
     context = settle_context(session)
-    hands = [row for row in reversed(context["hands"]) if not row["voided"]]
-    running = {
-        p.name: [next(c["total"] for c in row["cells"] if c["player"] == p.name) for row in hands]
-        for p in context["players"]
-    }
-    labels = [str(row["hand"].number) for row in hands]
+    players = context["players"]
+    hands, page = _hands(session, players, request.GET.get("page"), newest_first=False)
+    labels, running = _chart(session, players)
+    legend = charts.series(running)
     context.update(
         {
-            "chart": charts.line_chart(
-                charts.series(running), labels=labels, title=_("Totals after every hand")
-            ),
-            "legend": charts.series(running),
-            "oldest_first": list(reversed(context["hands"])),
+            "chart": charts.line_chart(legend, labels=labels, title=_("Totals after every hand")),
+            "legend": legend,
+            "hands": hands,
+            "page": page,
             "membership": request.membership,
         }
     )

@@ -500,3 +500,126 @@ def test_a_new_player_takes_a_seat_on_a_score_sheet_and_plays_the_next_hand(clie
     )
     assert set(hand.scores) == {"Ann", "Bee", "Cat", "Eve"}
     assert session_audit(sheet) == []
+
+
+# -- a long match reads in pages -----------------------------------------------------------------
+
+
+def hands_on(body: str) -> list[int]:
+    return [int(n) for n in re.findall(r'data-hand="(\d+)"', body)]
+
+
+def running_after(body: str, number: int) -> dict[str, int]:
+    """The running totals the page shows after hand `number`."""
+    hand = body[body.index(f'data-hand="{number}"') :]
+    hand = hand[: hand.index("</tbody>")]
+    found = re.findall(r'data-running="([^"]+)">= ([−+]?[\d,]+)<', hand)
+    return {name: int(total.replace("−", "-").replace(",", "")) for name, total in found}
+
+
+@pytest.fixture
+def long_dummy(dummy) -> Session:
+    """Classic Dummy of 25 hands, far from its target; hand 3 voided."""
+    dummy.race = {**dummy.race, "target": 10**6}
+    dummy.save(update_fields=["race"])
+    hand = {
+        "knock": {"player": "Ann", "kind": "normal"},
+        "counts": {"Ann": {"table": 40}, "Bee": {"table": 20, "hand": 35}, "Cat": {"table": 10}},
+    }
+    made = [race.hand_record(session=dummy, hand=hand) for _ in range(25)]
+    race.hand_void(game=made[2])
+    return dummy
+
+
+def test_a_long_sheet_shows_its_latest_hands_and_links_to_the_earlier_ones(en, long_dummy):
+    body = en.get(f"/s/{long_dummy.pk}/").content.decode()
+    assert hands_on(body) == list(range(25, 5, -1))
+    assert 'href="?page=2#hands"' in body
+    assert "Page 1 of 2" in body
+    # Ann scores 40 + 50 a hand, Bee 20 − 35, Cat 10: 24 hands count.
+    assert running_after(body, 25) == {"Ann": 24 * 90, "Bee": 24 * -15, "Cat": 24 * 10}
+    assert running_after(body, 6) == {"Ann": 5 * 90, "Bee": 5 * -15, "Cat": 5 * 10}
+    earlier = en.get(f"/s/{long_dummy.pk}/?page=2").content.decode()
+    assert hands_on(earlier) == [5, 4, 3, 2, 1]
+    assert running_after(earlier, 4) == {"Ann": 3 * 90, "Bee": 3 * -15, "Cat": 3 * 10}
+    assert "<del>3</del>" in earlier
+    assert 'href="?page=1#hands"' in earlier
+    assert f"/s/{long_dummy.pk}/?page=2&amp;v=" in earlier  # the poll keeps to its page
+
+
+@pytest.mark.parametrize(
+    "asked", ["0", "-3", "x", "", "9" * 5000], ids=["0", "-3", "a word", "empty", "5,000 nines"]
+)
+def test_a_page_that_is_not_a_page_number_shows_the_first(en, long_dummy, asked):
+    response = en.get(f"/s/{long_dummy.pk}/", {"page": asked})
+    assert response.status_code == 200
+    assert hands_on(response.content.decode())[0] == 25
+
+
+def test_a_page_past_the_last_shows_the_last(en, long_dummy):
+    for url in (f"/s/{long_dummy.pk}/?page=3", f"/s/{long_dummy.pk}/?page={10**30}"):
+        assert hands_on(en.get(url).content.decode()) == [5, 4, 3, 2, 1]
+    history = en.get(f"/s/{long_dummy.pk}/race/history?page=7").content.decode()
+    assert hands_on(history) == list(range(21, 26))
+
+
+def test_the_history_lists_the_hands_oldest_first_in_pages(en, long_dummy):
+    body = en.get(f"/s/{long_dummy.pk}/race/history").content.decode()
+    assert hands_on(body) == list(range(1, 21))
+    assert running_after(body, 20) == {"Ann": 19 * 90, "Bee": 19 * -15, "Cat": 19 * 10}
+    assert 'href="?page=2#hands"' in body
+    later = en.get(f"/s/{long_dummy.pk}/race/history?page=2").content.decode()
+    assert hands_on(later) == list(range(21, 26))
+
+
+def test_the_history_chart_draws_at_most_its_points_the_first_and_last_among_them(
+    en, long_dummy, monkeypatch
+):
+    def drawn() -> tuple[list[str], list[str]]:
+        body = en.get(f"/s/{long_dummy.pk}/race/history").content.decode()
+        lines = re.findall(r'<polyline points="([^"]+)"', body)
+        labels = re.findall(r'text-anchor="middle"[^>]*>(\d+)</text>', body)
+        return [line.split() for line in lines][0], labels
+
+    points, labels = drawn()
+    assert len(points) == 24  # every hand that counts: not the voided one
+    assert labels == ["1", "25"]
+    monkeypatch.setattr("scorekeeper.views.race.CHART_POINTS", 5)
+    points, labels = drawn()
+    assert len(points) == 5
+    assert labels == ["1", "25"]
+
+
+def test_players_named_like_numbers_or_with_quotes_are_added_up_by_name(en, group):
+    names = ["7", 'Ann "Ace"', "นก"]
+    sheet = race.race_open(
+        group=group, ruleset="dummy-points", players=names, house={}, target=10**6
+    )
+    hand = {
+        "knock": {"player": "7", "kind": "normal"},
+        "counts": {"7": {"table": 40}, 'Ann "Ace"': {"table": 20, "hand": 35}, "นก": {"table": 10}},
+    }
+    for _ in range(3):
+        race.hand_record(session=sheet, hand=hand)
+    body = en.get(f"/s/{sheet.pk}/").content.decode()
+    assert running_after(body, 3) == {"7": 270, "Ann &quot;Ace&quot;": -45, "นก": 30}
+    assert running_after(body, 1) == {"7": 90, "Ann &quot;Ace&quot;": -15, "นก": 10}
+
+
+def test_fool_discards_turn_the_deal_however_many_hands_before(en, long_dummy):
+    """Two fools turn it back; a voided fool does not count (rule of the deal going round)."""
+    fooled = {
+        "knock": {"player": "Ann", "kind": "normal"},
+        "fool": "Bee",
+        "counts": {"Ann": {"table": 40}, "Bee": {"table": 20, "hand": 35}, "Cat": {"table": 10}},
+    }
+    first = race.hand_record(session=long_dummy, hand=fooled)
+    body = en.get(f"/s/{long_dummy.pk}/").content.decode()
+    assert "turned the deal the other way round" in body
+    assert f"· {race.next_dealer(long_dummy).name} deals" in body
+    race.hand_void(game=first)
+    race.hand_record(session=long_dummy, hand=fooled)
+    race.hand_record(session=long_dummy, hand=fooled)
+    body = en.get(f"/s/{long_dummy.pk}/").content.decode()
+    assert "turned the deal the other way round" not in body
+    assert f"· {race.next_dealer(long_dummy).name} deals" in body
