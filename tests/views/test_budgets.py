@@ -94,7 +94,9 @@ def long_night(django_db_setup: None, django_db_blocker: Any) -> Iterator[Sessio
 def host_of(client: Client, session: Session) -> Session:
     """Make the client's phone a host of the session's group (the same phone for every night)."""
     device = client.session.get("device") or access.device_create(user_agent="test").pk
-    Membership.objects.create(group=session.group, role=Membership.Role.HOST, device_id=device)
+    Membership.objects.get_or_create(
+        group=session.group, device_id=device, defaults={"role": Membership.Role.HOST}
+    )
     phone = client.session
     phone["device"] = device
     phone.save()
