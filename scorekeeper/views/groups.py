@@ -9,7 +9,7 @@ from scorekeeper import charts, stats
 from scorekeeper.forms import GroupForm, SessionOpenForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.messages import error_text
-from scorekeeper.models import Group, Player
+from scorekeeper.models import Group
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, sessions
 from scorekeeper.views.access import PLAYER, device_bind, group_for, visitor_memberships
@@ -57,7 +57,7 @@ def detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 def player(request: HtmxHttpRequest, group_id: int, player_id: int) -> HttpResponse:
     """One player's lifetime at the group's tables."""
     group = group_for(request, group_id)
-    member = get_object_or_404(Player, pk=player_id, group=group)
+    member = get_object_or_404(group.players, pk=player_id)  # knows its group: no second read
     record = stats.player_record(member)
     chart = charts.line_chart(
         charts.series({member.name: record.over_time}),

@@ -2,6 +2,7 @@
 
 import contextlib
 
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,6 +15,8 @@ from scorekeeper.models import Invite, Membership
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access
 from scorekeeper.views.access import HOST, device_bind, group_for
+
+AUDIT_PAGE = 50  # entries on a page of the audit log
 
 
 def _client_address(request: HtmxHttpRequest) -> str:
@@ -98,5 +101,8 @@ def member_remove(request: HtmxHttpRequest, group_id: int, membership_id: int) -
 def audit(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     """Who recorded, voided or changed what, and when."""
     group = group_for(request, group_id)
-    entries = group.audit.select_related("membership", "session", "game")[:200]
-    return render(request, "members/audit.html", {"group": group, "entries": entries})
+    entries = group.audit.select_related("membership", "session", "game")
+    # A long night writes thousands of entries: read them a page at a time, newest first. A page
+    # that is not a number is the first, one past the last is the last.
+    page = Paginator(entries, AUDIT_PAGE).get_page(request.GET.get("page"))
+    return render(request, "members/audit.html", {"group": group, "page": page})
