@@ -242,25 +242,9 @@ def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     )
 
 
-def _transfers(session: Session) -> list[dict[str, Any]]:
-    """The settle-up's transfers, each paid or not by its payment lines, in one query."""
-    transfers = (
-        session.transfers.select_related("payer", "payee")
-        .annotate(
-            made=Count("lines", filter=Q(lines__reverses__isnull=True)),
-            undone=Count("lines", filter=Q(lines__reverses__isnull=False)),
-        )
-        .order_by("payer__name", "payee__name")  # Meta.ordering does not reach a GROUP BY
-    )
-    return [
-        {"transfer": t, "paid": t.made > t.undone, "baht": session.baht(t.amount)}
-        for t in transfers
-    ]
-
-
 def _settle_context(session: Session, board: list[Row] | None = None) -> dict[str, Any]:
     board = _scoreboard(session) if board is None else board
-    rows = _transfers(session)
+    rows = race.transfer_rows(session)  # one reader of transfers for both kinds of night
     return {
         "session": session,
         "board": board,
