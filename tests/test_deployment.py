@@ -3,17 +3,22 @@
 import os
 import subprocess
 import sys
+import threading
+import time
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from scorekeeper.services import access, sessions
+from scorekeeper.models import Game, LedgerLine
+from scorekeeper.rules.errors import RuleError
+from scorekeeper.services import access, games, sessions
 from scorekeeper.services.sessions import lock
 
 ROOT = Path(__file__).resolve().parent.parent
+KNOCK = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 1, "Cat": 2, "Dan": 3}}
 
 
 def test_every_page_carries_a_content_security_policy_with_a_script_nonce(client, db):
@@ -109,3 +114,58 @@ def test_writes_for_one_session_serialise_on_the_session_row(db):
     with CaptureQueriesContext(connection) as queries:
         lock(table)
     assert "FOR UPDATE" in queries.captured_queries[-1]["sql"]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's row lock")
+@pytest.mark.django_db(transaction=True)
+def test_a_save_that_waited_for_the_lock_sees_the_game_as_the_first_save_left_it():
+    """Two phones save one game at once: the second waits, then must see the first's save.
+
+    PostgreSQL returns a joined row that was not itself locked as it was before the wait, so
+    lock_game locks the game with its session (and the session first, as game_start does).
+    """
+    group = access.group_create(name="Saturday")
+    table = sessions.session_open(
+        group=group, players=["Ann", "Bee", "Cat", "Dan"], stake_level="sian",
+        point_value=Decimal(1),
+    )  # fmt: skip
+    game = games.game_start(session=table)
+    locked, release, refused = threading.Event(), threading.Event(), []
+
+    def first() -> None:
+        try:
+            with transaction.atomic():
+                mine = sessions.lock_game(game)
+                locked.set()
+                release.wait(10)
+                mine.status = Game.Status.SETTLED
+                mine.save(update_fields=["status"])
+        finally:
+            connection.close()
+
+    def second() -> None:
+        try:
+            games.game_finish(game=game, outcome=KNOCK, idempotency_key="second")
+        except RuleError as error:
+            refused.append(error.code)
+        finally:
+            connection.close()
+
+    one = threading.Thread(target=first)
+    one.start()
+    assert locked.wait(10)
+    two = threading.Thread(target=second)
+    two.start()
+    with connection.cursor() as cursor:  # until the second save waits for the lock
+        for _ in range(100):
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            if cursor.fetchone()[0]:
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the second save never waited for the lock")
+    release.set()
+    one.join(10)
+    two.join(10)
+    assert refused == ["game-recorded"]
+    assert not LedgerLine.objects.filter(game=game).exists()

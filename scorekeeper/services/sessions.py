@@ -53,12 +53,16 @@ def lock_open(session: Session) -> Session:
 
 
 def lock_game(game: Game) -> Game:
-    """Lock the game's session, as `lock` does, and read the game afresh: one statement.
+    """Lock the game's session, as `lock` does, and the game with it, read afresh: one statement.
 
-    The session must be open. On SQLite, whose transactions here begin IMMEDIATE, the transaction
-    itself is the lock.
+    The game is locked too because PostgreSQL returns a joined row that is not locked as it was
+    before a wait: a save that waited for another would not see it. The session comes first in
+    the lock's order, as for every writer that locks the session and then changes a game
+    (game_start settling a tie), so two writers never wait for each other. The session must be
+    open. On SQLite, whose transactions here begin IMMEDIATE, the transaction itself is the lock.
     """
-    game = Game.objects.select_related("session").select_for_update(of=("session",)).get(pk=game.pk)
+    locked = Game.objects.select_related("session").select_for_update(of=("session", "self"))
+    game = locked.get(pk=game.pk)
     _refuse_closed(game.session)
     return game
 
