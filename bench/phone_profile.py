@@ -37,7 +37,6 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,12 +46,12 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 from webbench import (
     ROOT,
     bounded,
+    collectstatic,
     fresh_database,
     loadavg,
     machine,
     new_key,
     serve,
-    server_env,
     verdict,
 )
 
@@ -297,19 +296,6 @@ def save_runs(browser: Browser, base: str, table: str, cookies: list[Any]) -> li
     finally:
         context.close()
     return results
-
-
-def collectstatic(db: Any, extra: dict[str, str]) -> None:
-    done = subprocess.run(
-        ["uv", "run", "python", "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=server_env(db, extra),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(done.stdout + done.stderr)
 
 
 def ms(x: float | None) -> str:

@@ -1,8 +1,8 @@
 """Recording games through a real server: 10 tables, one writer each, start + finish in a loop.
 
 For SQLite (a fresh file) and then PostgreSQL (a fresh database, dropped at the end): migrate,
-start `uv run gunicorn scorekeeper.wsgi -b 127.0.0.1:<port> -w 4 --threads 2` (debug on, plain
-HTTP, plus an access log that gives gunicorn's own request time), set up each table over HTTP as a
+start `uv run gunicorn scorekeeper.wsgi -b 127.0.0.1:<port> -w 4 --threads 2` (plain HTTP, plus
+an access log that gives gunicorn's own request time), set up each table over HTTP as a
 phone does (POST /groups/new makes the phone the host, POST /g/<id>/sessions/new), then every
 writer loops: POST /s/<sid>/games/start, find the game in play, POST .../finish (timed).
 
@@ -11,6 +11,11 @@ Finding the game in play:
                 the server, so the server does nothing but record games.
   --loop phone  as a phone does: follow the start's redirect (GET the table page) and read the
                 finish link there, and follow the finish's redirect (GET the table page) too.
+
+Serving:
+  --serve production  (default) debug off, as `make serve`: collected static files, the app's
+                      production settings but plain HTTP (bench/phone_settings.py)
+  --serve debug       SCOREKEEPER_DEBUG=1: Django keeps every statement of every request
 
 Time of the finish POST: the client's wall time of the request on loopback (httpx, the writer's
 own thread), and gunicorn's own request time from its access log (%(D)s), for the same requests.
@@ -25,6 +30,7 @@ Aims (reported, not asserted): p95 of the finish POST <= 20 ms, >= 150 games rec
 import argparse
 import os
 import re
+import tempfile
 import threading
 import time
 from contextlib import closing
@@ -33,12 +39,15 @@ from dataclasses import dataclass, field
 from webbench import (
     Database,
     Phone,
+    Server,
     bounded,
+    collectstatic,
     cpu_seconds,
     fresh_database,
     loadavg,
     machine,
     percentile,
+    production_env,
     serve,
     verdict,
 )
@@ -105,74 +114,87 @@ def loop(writer: Writer, db: Database, mode: str, until: float) -> None:
             conn.close()  # type: ignore[attr-defined]
 
 
-def run(kind: str, seconds: float, warmup: float, mode: str) -> dict[str, object]:
-    with fresh_database(kind) as db, serve(db) as server:
-        writers = []
-        for n in range(1, TABLES + 1):
-            phone = Phone(server.url, f"writer {n}")
-            group_id = phone.create_group(f"Bench table {n} · วงที่ {n}")
-            session_id = phone.open_session(group_id)
-            writers.append(Writer(n, phone, group_id, session_id))
-        load_before = loadavg()
-        began = time.monotonic()
-        window_start = began + warmup
-        until = window_start + seconds
-        threads = [
-            threading.Thread(target=loop, args=(w, db, mode, until), daemon=True) for w in writers
-        ]
-        for t in threads:
-            t.start()
-        time.sleep(max(0.0, window_start - time.monotonic()))
-        assert server.process is not None
-        pg = f" {db.name} " if db.kind == "postgresql" else ""  # a backend of our database
-        cpu0 = (cpu_seconds(server.process.pid), cpu_seconds(cmdline=pg) if pg else 0.0)
-        me0 = sum(os.times()[:2])
-        for t in threads:
-            t.join(timeout=seconds + warmup + 120)
-        ended = time.monotonic()
-        cpu1 = (cpu_seconds(server.process.pid), cpu_seconds(cmdline=pg) if pg else 0.0)
-        me1 = sum(os.times()[:2])
-        load_after = loadavg()
-        for w in writers:
-            w.phone.close()
-        # The window: finishes sent after the warm-up; games/s over the window's length plus the
-        # tail of the requests still in flight when it closed.
-        timed = [s for w in writers for (t0, s) in w.finishes if t0 >= window_start]
-        starts = [s for w in writers for (t0, s) in w.starts if t0 >= window_start]
-        window = max(ended, until) - window_start
-        server_side = server.access_times("POST", r"/s/\d+/games/\d+/finish")
-        warm_count = sum(1 for w in writers for (t0, _s) in w.finishes if t0 < window_start)
-        server_side = server_side[warm_count:]  # the access log is in order of completion
-        with closing(db.connect()) as conn:
-            settled = conn.execute(
-                "SELECT count(*) FROM scorekeeper_game WHERE status = 'settled'"
-            ).fetchone()[0]
-        return {
-            "kind": kind,
-            "mode": mode,
-            "seconds": window,
-            "count": len(timed),
-            "rate": len(timed) / window,
-            "p50": percentile(timed, 50),
-            "p95": percentile(timed, 95),
-            "p99": percentile(timed, 99),
-            "max": max(timed, default=float("nan")),
-            "start_p50": percentile(starts, 50),
-            "start_p95": percentile(starts, 95),
-            "server_p50": percentile(server_side, 50),
-            "server_p95": percentile(server_side, 95),
-            "server_p99": percentile(server_side, 99),
-            "errors": sum(len(w.errors) for w in writers),
-            "error_kinds": sorted({e for w in writers for e in w.errors})[:5],
-            "crashed": [repr(w.crashed) for w in writers if w.crashed],
-            "tracebacks": server.tracebacks(),
-            "settled": settled,
-            "warm_count": warm_count,
-            "load": f"{load_before} → {load_after}",
-            "cpu_gunicorn": cpu1[0] - cpu0[0],
-            "cpu_postgres": cpu1[1] - cpu0[1],
-            "cpu_client": me1 - me0,
-        }
+def run(kind: str, seconds: float, warmup: float, mode: str, serving: str) -> dict[str, object]:
+    with (
+        tempfile.TemporaryDirectory(prefix="scorekeeper-static-") as static_root,
+        fresh_database(kind) as db,
+    ):
+        extra = production_env(static_root) if serving == "production" else {}
+        if extra:
+            collectstatic(db, extra)
+        with serve(db, env=extra) as server:
+            return _record(db, server, seconds, warmup, mode)
+
+
+def _record(
+    db: Database, server: Server, seconds: float, warmup: float, mode: str
+) -> dict[str, object]:
+    writers = []
+    for n in range(1, TABLES + 1):
+        phone = Phone(server.url, f"writer {n}")
+        group_id = phone.create_group(f"Bench table {n} · วงที่ {n}")
+        session_id = phone.open_session(group_id)
+        writers.append(Writer(n, phone, group_id, session_id))
+    load_before = loadavg()
+    began = time.monotonic()
+    window_start = began + warmup
+    until = window_start + seconds
+    threads = [
+        threading.Thread(target=loop, args=(w, db, mode, until), daemon=True) for w in writers
+    ]
+    for t in threads:
+        t.start()
+    time.sleep(max(0.0, window_start - time.monotonic()))
+    assert server.process is not None
+    pg = f" {db.name} " if db.kind == "postgresql" else ""  # a backend of our database
+    cpu0 = (cpu_seconds(server.process.pid), cpu_seconds(cmdline=pg) if pg else 0.0)
+    me0 = sum(os.times()[:2])
+    for t in threads:
+        t.join(timeout=seconds + warmup + 120)
+    ended = time.monotonic()
+    cpu1 = (cpu_seconds(server.process.pid), cpu_seconds(cmdline=pg) if pg else 0.0)
+    me1 = sum(os.times()[:2])
+    load_after = loadavg()
+    for w in writers:
+        w.phone.close()
+    # The window: finishes sent after the warm-up; games/s over the window's length plus the
+    # tail of the requests still in flight when it closed.
+    timed = [s for w in writers for (t0, s) in w.finishes if t0 >= window_start]
+    starts = [s for w in writers for (t0, s) in w.starts if t0 >= window_start]
+    window = max(ended, until) - window_start
+    server_side = server.access_times("POST", r"/s/\d+/games/\d+/finish")
+    warm_count = sum(1 for w in writers for (t0, _s) in w.finishes if t0 < window_start)
+    server_side = server_side[warm_count:]  # the access log is in order of completion
+    with closing(db.connect()) as conn:
+        settled = conn.execute(
+            "SELECT count(*) FROM scorekeeper_game WHERE status = 'settled'"
+        ).fetchone()[0]
+    return {
+        "kind": db.kind,
+        "mode": mode,
+        "seconds": window,
+        "count": len(timed),
+        "rate": len(timed) / window,
+        "p50": percentile(timed, 50),
+        "p95": percentile(timed, 95),
+        "p99": percentile(timed, 99),
+        "max": max(timed, default=float("nan")),
+        "start_p50": percentile(starts, 50),
+        "start_p95": percentile(starts, 95),
+        "server_p50": percentile(server_side, 50),
+        "server_p95": percentile(server_side, 95),
+        "server_p99": percentile(server_side, 99),
+        "errors": sum(len(w.errors) for w in writers),
+        "error_kinds": sorted({e for w in writers for e in w.errors})[:5],
+        "crashed": [repr(w.crashed) for w in writers if w.crashed],
+        "tracebacks": server.tracebacks(),
+        "settled": settled,
+        "warm_count": warm_count,
+        "load": f"{load_before} → {load_after}",
+        "cpu_gunicorn": cpu1[0] - cpu0[0],
+        "cpu_postgres": cpu1[1] - cpu0[1],
+        "cpu_client": me1 - me0,
+    }
 
 
 def cpu_line(r: dict[str, object]) -> str:
@@ -215,15 +237,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--loop", choices=["lean", "phone"], default="lean")
+    parser.add_argument("--serve", choices=["production", "debug"], default="production")
     args = parser.parse_args()
     seconds = float(os.environ.get("BENCH_SECONDS", "30"))
     warmup = float(os.environ.get("BENCH_WARMUP", "3"))
     bounded(2 * (seconds + warmup + 150) + 120)
     print(machine())
-    print(f"{TABLES} writers, {seconds:.0f} s measured after {warmup:.0f} s of warm-up")
+    print(
+        f"{TABLES} writers, {seconds:.0f} s measured after {warmup:.0f} s of warm-up, "
+        f"serving {args.serve}"
+    )
     kinds = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
     for kind in kinds:
-        print(report(run(kind, seconds, warmup, args.loop)), flush=True)
+        print(report(run(kind, seconds, warmup, args.loop, args.serve)), flush=True)
 
 
 if __name__ == "__main__":
