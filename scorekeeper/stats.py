@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Case, Count, F, Q, Sum, When
 
 from scorekeeper.models import Game, Group, LedgerLine, Player, Session, Standing
 
@@ -87,7 +87,7 @@ class Record:
     spetos_held: int = 0
     best: Standing | None = None
     worst: Standing | None = None
-    head_to_head: list[tuple[Player, int]] = field(default_factory=list)
+    head_to_head: list[tuple[str, int]] = field(default_factory=list)  # the other's name, net
     over_time: list[int] = field(default_factory=list)
     dates: list[str] = field(default_factory=list)
 
@@ -158,17 +158,23 @@ def player_record(player: Player) -> Record:
     return record
 
 
-def _head_to_head(player: Player) -> list[tuple[Player, int]]:
-    """Return what the player won (+) or lost (−) against each other player, over every game."""
-    lines = LedgerLine.objects.filter(
-        session__group=player.group, session__ruleset=KNOCK_DUMMY
-    ).exclude(item=LedgerLine.PAYMENT)
-    won = lines.filter(payee=player).values("payer").annotate(total=Sum("amount"))
-    lost = lines.filter(payer=player).values("payee").annotate(total=Sum("amount"))
-    nets: Counter[int] = Counter()
-    for paid_me in won:
-        nets[paid_me["payer"]] += paid_me["total"]
-    for paid_them in lost:
-        nets[paid_them["payee"]] -= paid_them["total"]
-    others = Player.objects.in_bulk(list(nets))
-    return sorted(((others[pk], net) for pk, net in nets.items()), key=lambda r: -r[1])
+def _head_to_head(player: Player) -> list[tuple[str, int]]:
+    """Return what the player won (+) or lost (−) against each other player, over every game.
+
+    One query: each line between the player and another, signed from the player's side and
+    summed by the other player's name (names are unique in a group).
+    """
+    mine = Q(payer=player) | Q(payee=player)
+    lines = LedgerLine.objects.filter(mine, session__group=player.group_id)
+    lines = lines.filter(session__ruleset=KNOCK_DUMMY).exclude(item=LedgerLine.PAYMENT)
+    paid_me = Q(payee=player)
+    rows = (
+        lines.annotate(
+            other=Case(When(paid_me, then=F("payer__name")), default=F("payee__name")),
+            signed=Case(When(paid_me, then=F("amount")), default=-F("amount")),
+        )
+        .order_by()
+        .values("other")
+        .annotate(net=Sum("signed"))
+    )
+    return sorted(((row["other"], row["net"]) for row in rows), key=lambda r: (-r[1], r[0]))

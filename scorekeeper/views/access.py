@@ -10,7 +10,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Device, Game, Group, Membership, Session, Transfer
+from scorekeeper.models import Device, Game, Group, Membership, Player, Session, Transfer
 from scorekeeper.services import access
 
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
@@ -61,6 +61,16 @@ def group_for(request: HtmxHttpRequest, group_id: int, role: str = VIEWER) -> Gr
     group = get_object_or_404(Group, pk=group_id)
     _admit(request, group, role)
     return group
+
+
+def player_for(
+    request: HtmxHttpRequest, group_id: int, player_id: int, role: str = VIEWER
+) -> Player:
+    """Admit the visitor to a player of a group: one read for the player and the group."""
+    players = Player.objects.select_related("group")
+    player = get_object_or_404(players, pk=player_id, group_id=group_id)
+    _admit(request, player.group, role)
+    return player
 
 
 def session_for(

@@ -1,7 +1,7 @@
 """Groups (วง): the list on the home page, one group's page, and opening a session in it."""
 
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -12,7 +12,7 @@ from scorekeeper.messages import error_text
 from scorekeeper.models import Group
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, sessions
-from scorekeeper.views.access import PLAYER, device_bind, group_for, visitor_memberships
+from scorekeeper.views.access import PLAYER, device_bind, group_for, player_for, visitor_memberships
 
 
 @require_GET
@@ -56,15 +56,15 @@ def detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 @require_GET
 def player(request: HtmxHttpRequest, group_id: int, player_id: int) -> HttpResponse:
     """One player's lifetime at the group's tables."""
-    group = group_for(request, group_id)
-    member = get_object_or_404(group.players, pk=player_id)  # knows its group: no second read
+    member = player_for(request, group_id, player_id)
     record = stats.player_record(member)
     chart = charts.line_chart(
         charts.series({member.name: record.over_time}),
         labels=record.dates,
         title=_("Net over time"),
     )
-    return render(request, "groups/player.html", {"group": group, "record": record, "chart": chart})
+    context = {"group": member.group, "record": record, "chart": chart}
+    return render(request, "groups/player.html", context)
 
 
 @require_http_methods(["GET", "POST"])

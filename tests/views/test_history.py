@@ -165,7 +165,7 @@ def test_a_players_record_counts_knocks_fools_dark_sleeps_and_head_to_head(en, t
 def test_head_to_head_nets_are_what_passed_between_the_two(table):
     play_night(table)
     bee = Player.objects.get(group=table.group, name="Bee")
-    versus = {p.name: net for p, net in player_record(bee).head_to_head}
+    versus = dict(player_record(bee).head_to_head)
     # Game 1: Cat pays Bee level 400, knock 400, fool 800. The voided game nets to nothing.
     # The correction: Bee pays Cat level 200 and knock 200.
     assert versus["Cat"] == 1600 - 400
