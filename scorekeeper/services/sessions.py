@@ -245,30 +245,38 @@ def session_close(
     return rows
 
 
-def _paid(transfer: Transfer) -> bool:
-    payments = transfer.lines.filter(reverses__isnull=True).count()
-    return payments > transfer.lines.filter(reverses__isnull=False).count()
+def _lock_transfer(transfer: Transfer) -> Transfer:
+    """Lock the transfer's session (as `lock` does) and read the transfer with who pays whom.
+
+    A transfer never changes once made: only its payment lines, read after the lock.
+    """
+    transfers = Transfer.objects.select_related("session", "payer", "payee")
+    return transfers.select_for_update(of=("session",)).get(pk=transfer.pk)
+
+
+def _standing_payment(transfer: Transfer) -> LedgerLine | None:
+    """Return the payment line that marks the transfer paid, if one stands (is not reversed)."""
+    return transfer.lines.filter(reverses__isnull=True, reversed_by__isnull=True).last()
 
 
 @transaction.atomic
 def payment_record(*, transfer: Transfer, actor: Membership | None = None) -> LedgerLine:
     """Record that a settle-up transfer was paid: itself a ledger line."""
-    session = lock(transfer.session)
-    if _paid(transfer):
+    transfer = _lock_transfer(transfer)
+    if _standing_payment(transfer) is not None:
         raise ServiceError("paid-twice", "this transfer is already marked paid", field="transfer")
     line = ledger.payment_write(transfer=transfer)
     paid = {"payer": transfer.payer.name, "payee": transfer.payee.name, "amount": transfer.amount}
-    audit(actor=actor, action="payment-record", session=session, detail=paid)
+    audit(actor=actor, action="payment-record", session=transfer.session, detail=paid)
     return line
 
 
 @transaction.atomic
 def payment_undo(*, transfer: Transfer, actor: Membership | None = None) -> LedgerLine:
     """Take back a payment marked by mistake, by a visible reversing line."""
-    session = lock(transfer.session)
-    if not _paid(transfer):
+    transfer = _lock_transfer(transfer)
+    last = _standing_payment(transfer)
+    if last is None:
         raise ServiceError("not-paid", "this transfer is not marked paid", field="transfer")
-    last = transfer.lines.filter(reverses__isnull=True, reversed_by__isnull=True).last()
-    assert last is not None
-    audit(actor=actor, action="payment-undo", session=session)
-    return ledger.lines_reverse(session=session, lines=[last])[0]
+    audit(actor=actor, action="payment-undo", session=transfer.session)
+    return ledger.lines_reverse(session=transfer.session, lines=[last])[0]

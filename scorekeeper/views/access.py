@@ -112,5 +112,10 @@ def transfer_for(
     *,
     race: bool | None = None,
 ) -> Transfer:
-    session = session_for(request, session_id, role, race=race)
-    return get_object_or_404(Transfer, pk=transfer_id, session=session)
+    """Admit the visitor to a transfer of a session: one read for it, its session and group."""
+    transfers = Transfer.objects.select_related("session__group", "payer", "payee")
+    transfer = get_object_or_404(transfers, pk=transfer_id, session_id=session_id)
+    _admit(request, transfer.session.group, role)
+    if race is not None and transfer.session.is_race != race:
+        raise Http404("not this kind of game")
+    return transfer

@@ -1,4 +1,4 @@
-"""Recording a game costs a few SQL statements, however long the night: at most 8.
+"""Writes cost a few SQL statements, however long the night: recording a game at most 8.
 
 Counted: every statement the request runs, the session middleware's and the access check's
 included, but not transaction control (BEGIN / COMMIT in production, savepoints under the test's
@@ -10,8 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.models import Game
-from scorekeeper.services import games
-from tests.views.conftest import finish_data
+from scorekeeper.services import games, sessions
+from tests.views.conftest import HTMX, finish_data
 from tests.views.test_budgets import add_settled_games
 
 RECORD_BUDGET = 8
@@ -50,3 +50,28 @@ def test_a_game_with_events_costs_the_same(en, table):
     assert len(with_events) == len(plain)
     game.refresh_from_db()
     assert [e["type"] for e in game.document["events"]] == ["head", "speto"]
+
+
+# Marking a settle-up transfer paid writes a payment line (5 statements: the lock with the
+# transfer, its standing payment, the line, the standings, the audit entry), after the 3 that
+# admit the phone, and answers with the list of transfers (2: the scoreboard and the transfers).
+PAYMENT_BUDGET = 10
+
+
+@pytest.mark.parametrize("played", [1, 100, 10_000], ids=["1 game", "100 games", "10,000 games"])
+def test_marking_a_transfer_paid_and_undoing_it_cost_the_same_few_statements(en, table, played):
+    add_settled_games(table, played)
+    transfer = sessions.session_close(session=table)[0]
+    url = f"/s/{table.pk}/transfers/{transfer.pk}/paid"
+    paid = swapped(en, url, {"idempotency_key": "paid"})
+    undone = swapped(en, url, {"undo": "1", "idempotency_key": "undone"})
+    assert transfer.lines.count() == 2  # the payment, and its visible reversal
+    assert len(paid) <= PAYMENT_BUDGET and len(undone) <= PAYMENT_BUDGET, "\n".join(paid + undone)
+
+
+def swapped(client, url: str, data: dict[str, object]) -> list[str]:
+    """POST through htmx; return the statements it ran, transaction control left out."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(url, data, **HTMX)
+    assert response.status_code == 200 and b'id="transfers"' in response.content
+    return [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(CONTROL)]
