@@ -25,6 +25,7 @@ from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, sessions
 from scorekeeper.views import live, race
 from scorekeeper.views.access import HOST, PLAYER, session_for, transfer_for
+from scorekeeper.views.paging import page_asked
 
 EVENT_CHOICES = [
     ("head", gettext_lazy("Head picked up (เกิดหัว)")),
@@ -288,20 +289,11 @@ def summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     return render(request, "table/summary.html", _settle_context(session))
 
 
-def _page_asked(raw: str | None) -> int:
-    """The page an address asks for: anything but a page number asks for the first."""
-    try:
-        number = int(raw or 1)
-    except ValueError:
-        return 1
-    return min(max(number, 1), 10**6)  # past any night's end, and an OFFSET the database takes
-
-
 @require_GET
 def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """The night as it reads later: its games in order, a page at a time, and the settle-up."""
     session = session_for(request, session_id, race=False)
-    page = _page_asked(request.GET.get("page"))
+    page = page_asked(request.GET.get("page"))
     start = (page - 1) * HISTORY_PAGE
     in_order = session.games.order_by("number", "started_at", "pk")
     shown = list(
