@@ -18,6 +18,8 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.db.models import BigIntegerField, Count, OuterRef, Q, Subquery, Window
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scorekeeper.models import Game, Group, Membership, Player, Seat, Session, Standing, Transfer
@@ -45,6 +47,7 @@ HAND_FIELDS: dict[str, set[str]] = {
 }
 # Every card to one player: a deal that is valid at any table, to check a session's settings.
 BIG_SHUAN = [str(card) for card in gong_zhu.Card]
+FOOL = Q(document__has_key="fool") & ~Q(document__fool=None)  # classic Dummy: it turns the deal
 
 
 @dataclass(frozen=True)
@@ -61,10 +64,19 @@ class RaceState:
 
 
 def race_state(session: Session) -> RaceState:
-    """Return the standings of a race session as its engine reads the running totals."""
-    players = [s.player for s in session.seats.current().select_related("player")]
-    nets = dict(session.standings.values_list("player_id", "net"))
-    totals = {p.name: nets.get(p.pk, 0) for p in players}
+    """Return the standings of a race session as its engine reads the running totals.
+
+    One statement however long the match: the seats with each player's Standing, which every
+    hand and void keeps in step.
+    """
+    net = Standing.objects.filter(session=session, player=OuterRef("player_id")).order_by()
+    seats = list(
+        session.seats.current()
+        .select_related("player")
+        .annotate(total=Coalesce(Subquery(net.values("net")), 0, output_field=BigIntegerField()))
+    )
+    players = [s.player for s in seats]
+    totals = {s.player.name: s.total for s in seats}
     if session.ruleset == GONG_ZHU:
         state = gong_zhu.standing(totals, _gong_zhu_target(session))
         return RaceState(
@@ -198,37 +210,39 @@ def race_open(
 # -- the deal going round ------------------------------------------------------------------------
 
 
-def _counted(session: Session) -> list[Game]:
-    return list(session.games.counted().order_by("number"))
+def next_deal(session: Session, players: Sequence[Player]) -> tuple[Player, int]:
+    """Return who deals the next hand and which way the deal goes round (1, or −1 once turned).
 
-
-def deal_direction(session: Session, hands: Sequence[Game] | None = None) -> int:
-    """Return 1 while the deal goes round in seat order, −1 once a fool has turned it back."""
-    if session.ruleset != DUMMY:
-        return 1
-    hands = _counted(session) if hands is None else hands
-    fools = sum(1 for hand in hands if hand.document.get("fool"))
-    return -1 if fools % 2 else 1
+    The dealer is the seat after the last hand's dealer among `players` (the seats, in order),
+    either way round. One statement however long the match: only the last hand that counts is
+    read, with the fool discards up to it counted by the database.
+    """
+    last = (
+        session.games.counted()
+        .annotate(fools=Window(Count("pk", filter=FOOL)))
+        .order_by("-number")
+        .values("dealer_id", "fools")
+        .first()
+    )
+    if last is None:
+        seated = next((p for p in players if p.pk == session.first_dealer_id), None)
+        return seated or session.first_dealer, 1
+    step = -1 if session.ruleset == DUMMY and last["fools"] % 2 else 1
+    at = next((i for i, p in enumerate(players) if p.pk == last["dealer_id"]), -1)
+    return players[(at + step) % len(players)], step
 
 
 def next_dealer(session: Session) -> Player:
     """Return who deals the next hand: the seat after the last hand's dealer, either way round."""
-    hands = _counted(session)
-    if not hands:
-        return session.first_dealer
-    seats = [s.player for s in session.seats.current().select_related("player")]
-    at = next((i for i, p in enumerate(seats) if p.pk == hands[-1].dealer_id), -1)
-    return seats[(at + deal_direction(session, hands)) % len(seats)]
+    return next_deal(session, race_state(session).players)[0]
 
 
 # -- hands ---------------------------------------------------------------------------------------
 
 
-def _turn_order(session: Session, dealer: Player) -> list[Player]:
-    seats = [s.player for s in session.seats.current().select_related("player")]
-    step = deal_direction(session)
-    at = next(i for i, p in enumerate(seats) if p.pk == dealer.pk)
-    return [seats[(at + step * i) % len(seats)] for i in range(len(seats))]
+def _turn_order(players: Sequence[Player], dealer: Player, step: int) -> list[Player]:
+    at = next(i for i, p in enumerate(players) if p.pk == dealer.pk)
+    return [players[(at + step * i) % len(players)] for i in range(len(players))]
 
 
 def _match(session: Session, state: RaceState) -> dict[str, Any]:
@@ -258,14 +272,18 @@ def _refuse_recorded(session: Session, number: int) -> None:
     )
 
 
-def hand_preview(*, session: Session, hand: dict[str, Any]) -> dict[str, Any]:
+def hand_preview(
+    *, session: Session, hand: dict[str, Any], state: RaceState | None = None
+) -> dict[str, Any]:
     """Score `hand` as the next hand of the match without writing anything: the engine's result.
 
-    Raises RuleError exactly as hand_record would.
+    `state` is the session's race_state when the caller has just read it. Raises RuleError
+    exactly as hand_record would.
     """
-    state = race_state(session)
+    state = race_state(session) if state is None else state
     _refuse_after_the_end(state)
-    players = [p.name for p in _turn_order(session, next_dealer(session))]
+    dealer, step = next_deal(session, state.players)
+    players = [p.name for p in _turn_order(state.players, dealer, step)]
     document = hand_document(session, players, hand)
     return hand_result({**document, "match": _match(session, state)})
 
@@ -292,8 +310,8 @@ def hand_record(
         _refuse_recorded(session, number)
     state = race_state(session)
     _refuse_after_the_end(state)
-    dealer = next_dealer(session)
-    order = _turn_order(session, dealer)
+    dealer, step = next_deal(session, state.players)
+    order = _turn_order(state.players, dealer, step)
     document = hand_document(session, [p.name for p in order], hand)
     result = hand_result({**document, "match": _match(session, state)})
     scores: dict[str, int] = result["scores"]

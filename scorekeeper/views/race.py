@@ -155,7 +155,6 @@ def _facts(session: Session, hand: Game) -> list[str]:
 PER_PAGE = 20  # hands on a page of the sheet: a long match reads in pages
 CHART_POINTS = 120  # the totals draw as well with 120 points as with 10,000
 COUNTED = ~Q(status=Game.Status.VOIDED)
-FOOL = Q(document__has_key="fool") & ~Q(document__fool=None)  # classic Dummy: it turns the deal
 
 
 class ScoreOf(Func):
@@ -250,33 +249,12 @@ def _hands(
     return rows, page
 
 
-def _next_dealer(session: Session, players: list[Player]) -> tuple[Player, int]:
-    """Who deals the next hand, and which way the deal goes round (1 in seat order, −1 turned).
-
-    As services.race.next_dealer says, reading only the last hand that counts, with the fool
-    discards before it counted by the database: one statement however long the match.
-    """
-    last = (
-        session.games.counted()
-        .annotate(fools=Window(Count("pk", filter=FOOL)))
-        .order_by("-number")
-        .values("dealer_id", "fools")
-        .first()
-    )
-    if last is None:
-        seated = next((p for p in players if p.pk == session.first_dealer_id), None)
-        return seated or session.first_dealer, 1
-    step = -1 if session.ruleset == DUMMY and last["fools"] % 2 else 1
-    at = next((i for i, p in enumerate(players) if p.pk == last["dealer_id"]), -1)
-    return players[(at + step) % len(players)], step
-
-
 def _sheet(session: Session) -> dict[str, Any]:
     """What every page of the sheet shows at its head: the target, the standings, the end."""
     state = race.race_state(session)
     dealer, step = None, 1
     if session.is_open and not state.ended:
-        dealer, step = _next_dealer(session, state.players)
+        dealer, step = race.next_deal(session, state.players)
     return {
         "session": session,
         "gong_zhu": session.ruleset == GONG_ZHU,
@@ -355,7 +333,7 @@ def _hand_form(session: Session, players: list[Player], data: Any = None) -> Han
     return DummyHandForm(data, players=names, house=session.race["house"])
 
 
-def _preview(session: Session, form: HandForm) -> dict[str, Any]:
+def _preview(session: Session, state: race.RaceState, form: HandForm) -> dict[str, Any]:
     """Score what the form says as the next hand, without writing: scores, totals, the end."""
     if not session.is_open:
         return {"problem": _("This session is closed.")}
@@ -366,7 +344,7 @@ def _preview(session: Session, form: HandForm) -> dict[str, Any]:
             return {"left": len(Card) - form.entered(), "shuan": form.shuan_so_far()}
         return {}
     try:
-        result = race.hand_preview(session=session, hand=form.hand())
+        result = race.hand_preview(session=session, hand=form.hand(), state=state)
     except RuleError as e:
         return {"problem": error_text(e)}
     detail = result.get("detail", {})
@@ -391,18 +369,19 @@ def _preview(session: Session, form: HandForm) -> dict[str, Any]:
 def _hand_page(
     request: HtmxHttpRequest,
     session: Session,
-    players: list[Player],
+    state: race.RaceState,
     form: HandForm,
     status: int = 200,
 ) -> HttpResponse:
-    context: dict[str, Any] = {"session": session, "form": form, "preview": _preview(session, form)}
+    preview = _preview(session, state, form)
+    context: dict[str, Any] = {"session": session, "form": form, "preview": preview}
     template = "race/hand_new.html"
     if request.htmx and request.htmx.target == "preview":  # the swap shows the preview alone
         return render(request, template + "#preview", context, status=status)
     context |= {
         "gong_zhu": session.ruleset == GONG_ZHU,
         "number": sessions.next_game_number(session),
-        "dealer": _next_dealer(session, players)[0],
+        "dealer": race.next_deal(session, state.players)[0],
         "target": target_text(session),
     }
     return render(request, template, context, status=status)
@@ -428,7 +407,7 @@ def hand_new(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         return redirect("table", session_id=session.pk)
     form = _hand_form(session, state.players, request.POST or None)
     if request.method == "GET":
-        return _hand_page(request, session, state.players, form)
+        return _hand_page(request, session, state, form)
     if form.is_valid():
         try:
             race.hand_record(
@@ -444,17 +423,18 @@ def hand_new(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
                 return redirect("table", session_id=session.pk)
             field = form.field_for(e)
             form.add_error(field if field in form.fields else None, error_text(e))
+            state = race.race_state(session)  # the save read the match afresh: so does the preview
         else:
             return redirect("table", session_id=session.pk)
-    return _hand_page(request, session, state.players, form, status=422)
+    return _hand_page(request, session, state, form, status=422)
 
 
 @require_POST
 def hand_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Score the hand form as it is filled in; writes nothing."""
     session = _race_session(request, session_id, PLAYER)
-    players = race.race_state(session).players
-    return _hand_page(request, session, players, _hand_form(session, players, request.POST))
+    state = race.race_state(session)
+    return _hand_page(request, session, state, _hand_form(session, state.players, request.POST))
 
 
 # -- one hand ------------------------------------------------------------------------------------

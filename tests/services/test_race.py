@@ -151,6 +151,28 @@ def test_a_fool_turns_the_next_deal_of_classic_dummy_the_other_way_round(dummy):
     assert race.next_dealer(dummy).name == "Bee"
 
 
+def test_a_voided_fool_discard_leaves_the_deal_as_it_was(dummy):
+    fooled = {**dummy_hand("Bee", Ann=-10, Cat=5), "fool": "Ann"}
+    race.hand_void(game=race.hand_record(session=dummy, hand=fooled))
+    assert race.next_dealer(dummy).name == "Ann"  # as if never dealt
+    again = race.hand_record(session=dummy, hand=fooled)
+    after = race.hand_record(session=dummy, hand=dummy_hand("Bee", Ann=-5, Cat=-5))
+    assert (again.dealer.name, after.dealer.name) == ("Ann", "Cat")
+    assert after.document["players"] == ["Cat", "Bee", "Ann"]  # the play goes round turned too
+
+
+def test_the_preview_reads_the_totals_and_the_last_hand_only(db, django_assert_num_queries):
+    dummy = make_race("dummy-points", ("Ann", "Bee", "Cat"), target=10**6)
+    fooled = {**dummy_hand("Bee", Ann=-10, Cat=5), "fool": "Ann"}
+    for _ in range(5):
+        race.hand_record(session=dummy, hand=fooled)
+    with django_assert_num_queries(2):
+        result = race.hand_preview(session=dummy, hand=dummy_hand("Bee", Ann=-5, Cat=-5))
+    recorded = race.hand_record(session=dummy, hand=dummy_hand("Bee", Ann=-5, Cat=-5))
+    assert result["scores"] == recorded.scores
+    assert result["match"]["totals"] == {s.player.name: s.net for s in dummy.standings.all()}
+
+
 def test_a_gong_zhu_match_ends_at_the_target_with_the_pig_and_the_winner(gong):
     race.hand_record(session=gong, hand=pig_hand("Bee", "Cat"))
     race.hand_record(
