@@ -49,7 +49,16 @@ from scorekeeper.rules.gong_zhu import Card
 from scorekeeper.services import race, sessions
 from scorekeeper.services.race import DUMMY, GONG_ZHU
 from scorekeeper.views import live
-from scorekeeper.views.access import HOST, PLAYER, VIEWER, game_for, group_for, session_for
+from scorekeeper.views.access import (
+    HOST,
+    PLAYER,
+    VIEWER,
+    game_for,
+    group_for,
+    session_for,
+    transfer_for,
+)
+from scorekeeper.views.paging import page_asked
 
 OPEN_FORMS: dict[str, type[RaceOpenForm]] = {DUMMY: DummyOpenForm, GONG_ZHU: GongZhuOpenForm}
 type HandForm = GongZhuHandForm | DummyHandForm
@@ -196,15 +205,6 @@ def _running(players: list[Player]) -> dict[str, Window]:
     }
 
 
-def _page_asked(raw: str | None) -> int:
-    """The page an address asks for: anything but a page number asks for the first."""
-    try:
-        number = int(raw or 1)
-    except ValueError:
-        return 1
-    return min(max(number, 1), 10**6)  # far past any match's last page, and a number SQL takes
-
-
 def _hands(
     session: Session, players: list[Player], asked: str | None, *, newest_first: bool
 ) -> tuple[list[dict[str, Any]], Page[int]]:
@@ -217,7 +217,7 @@ def _hands(
         [F("number").desc(), F("pk").desc()] if newest_first else [F("number").asc(), F("pk").asc()]
     )
     last_page_start = (F("hands") - 1) / PER_PAGE * PER_PAGE
-    start = Least(Value((_page_asked(asked) - 1) * PER_PAGE), last_page_start)
+    start = Least(Value((page_asked(asked) - 1) * PER_PAGE), last_page_start)
     hands = list(
         session.games.select_related("dealer")
         .annotate(row=Window(RowNumber(), order_by=order), hands=Window(Count("pk")))
@@ -591,10 +591,8 @@ def settle(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @require_POST
 def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -> HttpResponse:
     """Mark a Gong Zhu payment made (or undo the mark), as a payment line of the ledger."""
-    session = _race_session(request, session_id, PLAYER)
-    transfer = session.transfers.filter(pk=transfer_id).first()
-    if transfer is None:
-        raise Http404("no such transfer")
+    transfer = transfer_for(request, session_id, transfer_id, PLAYER, race=True)
+    session = transfer.session
     # A refusal means the transfer is already as asked (a double tap): show the page as it is.
     with contextlib.suppress(RuleError):
         if request.POST.get("undo"):
