@@ -122,7 +122,9 @@ def run(kind: str, seconds: float, warmup: float, mode: str, serving: str) -> di
         extra = production_env(static_root) if serving == "production" else {}
         if extra:
             collectstatic(db, extra)
-        with serve(db, env=extra) as server:
+        workers = int(os.environ.get("BENCH_WORKERS", "4"))
+        threads = int(os.environ.get("BENCH_THREADS", "2"))
+        with serve(db, env=extra, workers=workers, threads=threads) as server:
             return _record(db, server, seconds, warmup, mode)
 
 
