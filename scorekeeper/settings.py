@@ -133,9 +133,13 @@ if "DATABASE_URL" in os.environ:
 else:
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            # Django's, with writers queued by flock(2): scorekeeper/db/sqlite3/base.py
+            "ENGINE": "scorekeeper.db.sqlite3",
             "NAME": str(SQLITE_PATH),
             "OPTIONS": SQLITE_OPTIONS,
+            # Kept open between requests: opening one and running its PRAGMAs cost a request
+            # about a tenth of its time (py-spy, bench/web_record.py).
+            "CONN_MAX_AGE": 600,
         }
     }
 
