@@ -42,8 +42,14 @@ def visitor_memberships(request: HtmxHttpRequest) -> "list[Membership]":
 
 
 def membership_in(request: HtmxHttpRequest, group: Group) -> Membership | None:
-    """Return the visitor's strongest membership of `group`."""
-    mine = [m for m in visitor_memberships(request) if m.group_id == group.pk]
+    """Return the visitor's strongest membership of `group`: the group's rows only, no join."""
+    mine = list(
+        Membership.objects.for_visitor(request.session.get(DEVICE_KEY), request.user).filter(
+            group=group, revoked_at__isnull=True
+        )
+    )
+    for m in mine:
+        m.group = group  # the caller's, already read
     return max(mine, key=lambda m: Membership.RANK[Membership.Role(m.role)], default=None)
 
 
