@@ -73,8 +73,7 @@ def test_sqlite_connections_use_wal_full_sync_immediate_writes_and_a_busy_timeou
 ):
     # The test database may be in memory (no WAL there), so open the configured file settings
     # on a real file, exactly as the app's connections are opened.
-    from django.db.backends.sqlite3.base import DatabaseWrapper
-
+    from scorekeeper.db.sqlite3.base import DatabaseWrapper
     from scorekeeper.settings import SQLITE_OPTIONS
 
     wrapper = DatabaseWrapper(
