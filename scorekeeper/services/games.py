@@ -91,7 +91,6 @@ def _fool_swap(session: Session, last: Game | None) -> None:
         seat_move(session=session, position=seats[fool], player=Player.objects.get(pk=knocker))
 
 
-@transaction.atomic
 def game_start(
     *,
     session: Session,
@@ -105,10 +104,37 @@ def game_start(
 
     `head_color`, the colour of this game's head card, settles a two-way tie of the game before
     (rule 65).
+
+    A retry of this very form is refused as any second start is (its game is in play, or its key
+    is already on the audit entry of the start, which rolls everything back), and then answered
+    with the game its first copy started: the key is looked up only on a refusal.
     """
+    try:
+        return _start(
+            session=session,
+            dealer=dealer,
+            fool_swap=fool_swap,
+            head_color=head_color,
+            actor=actor,
+            idempotency_key=idempotency_key,
+        )
+    except ServiceError:
+        if (done := once.replayed_game(idempotency_key, "game-start")) is not None:
+            return done
+        raise
+
+
+@transaction.atomic
+def _start(
+    *,
+    session: Session,
+    dealer: Player | None,
+    fool_swap: bool,
+    head_color: str | None,
+    actor: Membership | None,
+    idempotency_key: str | None,
+) -> Game:
     session = lock_open(session)
-    if (done := once.replayed_game(idempotency_key, "game-start")) is not None:
-        return done
     last = _last_standing(session)  # a game in play is always the last one standing
     if last is not None and last.status == Game.Status.IN_PLAY:
         raise ServiceError("game-in-play", "finish or void the game in play first")

@@ -52,6 +52,31 @@ def test_a_game_with_events_costs_the_same(en, table):
     assert [e["type"] for e in game.document["events"]] == ["head", "speto"]
 
 
+# Starting the next game: the 3 that admit the phone, the session locked, the last game standing
+# (its dealer and fool decide the next deal), the seats, the next number, INSERT the game and its
+# audit entry. A form's key is looked up only when the start is refused (services/games.py).
+START_BUDGET = 9
+
+
+@pytest.mark.parametrize("played", [0, 100, 10_000], ids=["no game", "100 games", "10,000 games"])
+def test_starting_a_game_costs_the_same_few_statements(en, table, played):
+    if played:
+        add_settled_games(table, played)
+    sql = written(en, f"/s/{table.pk}/games/start", {"idempotency_key": f"start-{played}"})
+    assert table.games.filter(status=Game.Status.IN_PLAY).count() == 1
+    assert len(sql) <= START_BUDGET, "\n".join(sql)
+
+
+def test_a_retried_start_answers_with_its_game_and_starts_nothing_more(en, table):
+    url = f"/s/{table.pk}/games/start"
+    written(en, url, {"idempotency_key": "again"})
+    game = table.games.get(status=Game.Status.IN_PLAY)
+    knock = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 1, "Cat": 2, "Dan": 3}}
+    games.game_finish(game=game, outcome=knock)
+    assert en.post(url, {"idempotency_key": "again"}).status_code == 302  # as the first answer
+    assert list(table.games.values_list("number", "status")) == [(1, Game.Status.SETTLED)]
+
+
 # Marking a settle-up transfer paid writes a payment line (5 statements: the lock with the
 # transfer, its standing payment, the line, the standings, the audit entry), after the 3 that
 # admit the phone, and answers with the list of transfers (2: the scoreboard and the transfers).
