@@ -17,17 +17,35 @@ Serving:
                       production settings but plain HTTP (bench/phone_settings.py)
   --serve debug       SCOREKEEPER_DEBUG=1: Django keeps every statement of every request
 
-Time of the finish POST: the client's wall time of the request on loopback (httpx, the writer's
-own thread), and gunicorn's own request time from its access log (%(D)s), for the same requests.
+Pace:
+  --rate 0      (default) closed loop: every writer sends its next game as soon as the last is
+                recorded, so the run finds the most games a second the server records.
+  --rate R      open loop: the writers together offer R games a second (each writer one game
+                every 10/R s, the writers spread over that interval), as tables do; the run
+                tells the time a save takes at that load. A writer that falls behind sends its
+                next game at once and is counted late.
+
+In a closed loop the ten writers wait on each other's turn at the server: by Little's law each
+game then takes writers / rate seconds, so a p95 of 20 ms with 10 writers would need 500 games
+recorded a second. The two aims are therefore read together in the open loop: 150 games a second
+offered by 10 writers, each save's p95 at most 20 ms.
+
+Time of the finish POST: the client's wall time of the request on loopback (the writer's own
+thread), and gunicorn's own request time from its access log (%(D)s), for the same requests.
+The lean loop's writers post with http.client, the phone's cookies and CSRF token copied from its
+httpx set-up: the client shares the two cores with the server, and httpx cost it about 2 ms of
+CPU a request, http.client about a fifth of that.
 
     uv run python bench/web_record.py                  # both databases, 30 s each
     BENCH_SECONDS=10 uv run python bench/web_record.py --db sqlite --loop phone
     BENCH_TABLES=1 uv run python bench/web_record.py    # one writer: the time without contention
+    uv run python bench/web_record.py --rate 150        # the aims: 150 games/s offered, p95
 
 Aims (reported, not asserted): p95 of the finish POST <= 20 ms, >= 150 games recorded per second.
 """
 
 import argparse
+import http.client
 import os
 import re
 import tempfile
@@ -35,6 +53,7 @@ import threading
 import time
 from contextlib import closing
 from dataclasses import dataclass, field
+from urllib.parse import urlencode, urlsplit
 
 from webbench import (
     Database,
@@ -43,9 +62,11 @@ from webbench import (
     bounded,
     collectstatic,
     cpu_seconds,
+    finish_data,
     fresh_database,
     loadavg,
     machine,
+    new_key,
     percentile,
     production_env,
     serve,
@@ -53,6 +74,8 @@ from webbench import (
 )
 
 TABLES = int(os.environ.get("BENCH_TABLES", "10"))
+WORKERS = int(os.environ.get("BENCH_WORKERS", "4"))
+THREADS = int(os.environ.get("BENCH_THREADS", "2"))
 P95_AIM = 0.020
 RATE_AIM = 150.0
 
@@ -66,7 +89,37 @@ class Writer:
     finishes: list[tuple[float, float]] = field(default_factory=list)  # (started, seconds)
     starts: list[tuple[float, float]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    late: int = 0  # games sent behind the open loop's schedule
     crashed: BaseException | None = None
+
+
+class Wire:
+    """A writer's posts through http.client, as the phone: its cookies and its CSRF token.
+
+    gunicorn's sync workers close each connection after its response; http.client opens the
+    next one itself.
+    """
+
+    def __init__(self, phone: Phone, url: str) -> None:
+        address = urlsplit(url)
+        self.connection = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+        cookies = phone.http.cookies
+        self.headers = {
+            "Cookie": "; ".join(f"{name}={value}" for name, value in cookies.items()),
+            "X-CSRFToken": cookies["csrftoken"],
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept-Language": "th",
+        }
+
+    def post(self, path: str, data: dict[str, object]) -> tuple[int, str]:
+        """POST the form; return the status and the Location header."""
+        self.connection.request("POST", path, urlencode(data), self.headers)
+        response = self.connection.getresponse()
+        response.read()
+        return response.status, response.getheader("Location", "")
+
+    def close(self) -> None:
+        self.connection.close()
 
 
 def in_play(db: Database, conn: object, session_id: int) -> int | None:
@@ -78,8 +131,59 @@ def in_play(db: Database, conn: object, session_id: int) -> int | None:
     return int(row[0]) if row else None
 
 
-def loop(writer: Writer, db: Database, mode: str, until: float) -> None:
-    conn = db.connect() if mode == "lean" else None
+def loop(writer: Writer, db: Database, mode: str, until: float, url: str, rate: float) -> None:
+    if mode == "lean":
+        _lean(writer, db, until, url, rate)
+    else:
+        _phone(writer, until)
+
+
+def _lean(writer: Writer, db: Database, until: float, url: str, rate: float) -> None:
+    """Only the two writes go to the server; the game in play is read from the database."""
+    conn = db.connect()
+    wire = Wire(writer.phone, url)
+    sid = writer.session_id
+    every = TABLES / rate if rate else 0.0  # this writer's interval between games
+    due = time.monotonic() + every * writer.number / TABLES  # the writers spread over it
+    try:
+        while time.monotonic() < until:
+            if every:
+                wait = due - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+                else:
+                    writer.late += 1
+                due += every
+            t_start = time.monotonic()
+            status, _ = wire.post(
+                f"/s/{sid}/games/start", {"fool_swap": "on", "idempotency_key": new_key()}
+            )
+            writer.starts.append((t_start, time.monotonic() - t_start))
+            if status != 302:
+                writer.errors.append(f"start {status}")
+                continue
+            game_id = in_play(db, conn, sid)
+            if game_id is None:
+                writer.errors.append("no game in play after start")
+                continue
+            t0 = time.monotonic()
+            status, location = wire.post(
+                f"/s/{sid}/games/{game_id}/finish", finish_data(idempotency_key=new_key())
+            )
+            seconds = time.monotonic() - t0
+            if status == 302 and location == f"/s/{sid}/":
+                writer.finishes.append((t0, seconds))
+            else:
+                writer.errors.append(f"finish {status}")
+    except BaseException as e:  # reported, and the other writers go on
+        writer.crashed = e
+    finally:
+        wire.close()
+        conn.close()  # type: ignore[attr-defined]
+
+
+def _phone(writer: Writer, until: float) -> None:
+    """As a phone does: the start's and the finish's redirects followed to the table page."""
     sid = writer.session_id
     try:
         while time.monotonic() < until:
@@ -89,32 +193,26 @@ def loop(writer: Writer, db: Database, mode: str, until: float) -> None:
             if start.status_code != 302:
                 writer.errors.append(f"start {start.status_code}")
                 continue
-            if mode == "phone":
-                table = writer.phone.get(start.headers["location"])
-                found = re.search(rf"/s/{sid}/games/(\d+)/finish", table.text)
-                game_id = int(found.group(1)) if found else None
-            else:
-                game_id = in_play(db, conn, sid)
-            if game_id is None:
+            table = writer.phone.get(start.headers["location"])
+            found = re.search(rf"/s/{sid}/games/(\d+)/finish", table.text)
+            if found is None:
                 writer.errors.append("no game in play after start")
                 continue
             t0 = time.monotonic()
-            done = writer.phone.finish(sid, game_id)
+            done = writer.phone.finish(sid, int(found.group(1)))
             seconds = time.monotonic() - t0
             if done.status_code == 302 and done.headers["location"] == f"/s/{sid}/":
                 writer.finishes.append((t0, seconds))
             else:
                 writer.errors.append(f"finish {done.status_code}")
-            if mode == "phone":
-                writer.phone.get(done.headers.get("location") or f"/s/{sid}/")
+            writer.phone.get(done.headers.get("location") or f"/s/{sid}/")
     except BaseException as e:  # reported, and the other writers go on
         writer.crashed = e
-    finally:
-        if conn is not None:
-            conn.close()  # type: ignore[attr-defined]
 
 
-def run(kind: str, seconds: float, warmup: float, mode: str, serving: str) -> dict[str, object]:
+def run(
+    kind: str, seconds: float, warmup: float, mode: str, serving: str, rate: float
+) -> dict[str, object]:
     with (
         tempfile.TemporaryDirectory(prefix="scorekeeper-static-") as static_root,
         fresh_database(kind) as db,
@@ -122,14 +220,12 @@ def run(kind: str, seconds: float, warmup: float, mode: str, serving: str) -> di
         extra = production_env(static_root) if serving == "production" else {}
         if extra:
             collectstatic(db, extra)
-        workers = int(os.environ.get("BENCH_WORKERS", "4"))
-        threads = int(os.environ.get("BENCH_THREADS", "2"))
-        with serve(db, env=extra, workers=workers, threads=threads) as server:
-            return _record(db, server, seconds, warmup, mode)
+        with serve(db, env=extra, workers=WORKERS, threads=THREADS) as server:
+            return _record(db, server, seconds, warmup, mode, rate)
 
 
 def _record(
-    db: Database, server: Server, seconds: float, warmup: float, mode: str
+    db: Database, server: Server, seconds: float, warmup: float, mode: str, rate: float
 ) -> dict[str, object]:
     writers = []
     for n in range(1, TABLES + 1):
@@ -142,7 +238,8 @@ def _record(
     window_start = began + warmup
     until = window_start + seconds
     threads = [
-        threading.Thread(target=loop, args=(w, db, mode, until), daemon=True) for w in writers
+        threading.Thread(target=loop, args=(w, db, mode, until, server.url, rate), daemon=True)
+        for w in writers
     ]
     for t in threads:
         t.start()
@@ -174,6 +271,8 @@ def _record(
     return {
         "kind": db.kind,
         "mode": mode,
+        "offered": rate,
+        "late": sum(w.late for w in writers),
         "seconds": window,
         "count": len(timed),
         "rate": len(timed) / window,
@@ -206,9 +305,16 @@ def cpu_line(r: dict[str, object]) -> str:
     per_game = (g + pg) / games
     return (
         f"CPU in the window: gunicorn {g:.1f} s, PostgreSQL backends {pg:.1f} s, this client "
-        f"{me:.1f} s; the server side spends {per_game * 1000:.0f} ms of CPU per game (start + "
-        f"finish): at most {cores / per_game:.0f} games/s on {cores} idle cores"
+        f"{me:.1f} s ({me / games * 1000:.1f} ms a game); the server side spends "
+        f"{per_game * 1000:.1f} ms of CPU per game (start + finish): at most "
+        f"{cores / per_game:.0f} games/s on {cores} idle cores"
     )
+
+
+def pace(r: dict[str, object]) -> str:
+    if not r["offered"]:
+        return "closed loop"
+    return f"open loop, {float(r['offered']):.0f} games/s offered ({r['late']} sent late)"  # type: ignore[arg-type]
 
 
 def report(r: dict[str, object]) -> str:
@@ -216,8 +322,8 @@ def report(r: dict[str, object]) -> str:
     keys += ("start_p50", "start_p95")
     ms = {k: float(r[k]) * 1000 for k in keys}  # type: ignore[arg-type]
     lines = [
-        f"== {r['kind']} · loop {r['mode']} · {TABLES} writers · {float(r['seconds']):.1f} s "  # type: ignore[arg-type]
-        f"(load average {r['load']}) ==",
+        f"== {r['kind']} · loop {r['mode']} · {TABLES} writers · {pace(r)} · "
+        f"{float(r['seconds']):.1f} s (load average {r['load']}) ==",  # type: ignore[arg-type]
         f"finish POST, client wall time: p50 {ms['p50']:.1f} ms · p95 {ms['p95']:.1f} ms · "
         f"p99 {ms['p99']:.1f} ms · max {ms['max']:.1f} ms",
         f"finish POST, gunicorn request time: p50 {ms['server_p50']:.1f} ms · "
@@ -232,6 +338,8 @@ def report(r: dict[str, object]) -> str:
         f"aim p95 <= {P95_AIM * 1000:.0f} ms: {verdict(float(r['p95']) <= P95_AIM)} · "  # type: ignore[arg-type]
         f"aim >= {RATE_AIM:.0f} games/s: {verdict(float(r['rate']) >= RATE_AIM)}",  # type: ignore[arg-type]
     ]
+    if not r["offered"]:
+        lines.append("(a closed loop: the aims are read together with --rate 150)")
     return "\n".join(lines)
 
 
@@ -240,18 +348,21 @@ def main() -> None:
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--loop", choices=["lean", "phone"], default="lean")
     parser.add_argument("--serve", choices=["production", "debug"], default="production")
+    parser.add_argument("--rate", type=float, default=0.0, help="games/s offered; 0: closed loop")
     args = parser.parse_args()
+    if args.rate and args.loop != "lean":
+        parser.error("--rate paces the lean loop only")
     seconds = float(os.environ.get("BENCH_SECONDS", "30"))
     warmup = float(os.environ.get("BENCH_WARMUP", "3"))
     bounded(2 * (seconds + warmup + 150) + 120)
     print(machine())
     print(
         f"{TABLES} writers, {seconds:.0f} s measured after {warmup:.0f} s of warm-up, "
-        f"serving {args.serve}"
+        f"serving {args.serve}, gunicorn {WORKERS} workers × {THREADS} threads"
     )
     kinds = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
     for kind in kinds:
-        print(report(run(kind, seconds, warmup, args.loop, args.serve)), flush=True)
+        print(report(run(kind, seconds, warmup, args.loop, args.serve, args.rate)), flush=True)
 
 
 if __name__ == "__main__":
