@@ -12,7 +12,7 @@ from scorekeeper.rules.knock_dummy_document import FIELDS, game_from_document
 from scorekeeper.services import ledger, once
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.sessions import lock_game, lock_open, next_game_number, seat_move
+from scorekeeper.services.sessions import lock_game, lock_open, seat_move
 
 HEADER = ("rules", "level", "stakes", "fine", "players")
 OUTCOME_FIELDS = FIELDS - {*HEADER, "events"}
@@ -135,7 +135,13 @@ def _start(
     idempotency_key: str | None,
 ) -> Game:
     session = lock_open(session)
-    last = _last_standing(session)  # a game in play is always the last one standing
+    # The latest game gives the next number; it is also the last standing unless it was voided
+    # (a correction has its voided game's number and comes after it): one read, not two.
+    latest = session.games.order_by("-number", "-id").first()
+    number = (latest.number if latest else 0) + 1
+    last = latest  # a game in play is always the last one standing
+    if latest is not None and latest.status == Game.Status.VOIDED:
+        last = _last_standing(session)
     if last is not None and last.status == Game.Status.IN_PLAY:
         raise ServiceError("game-in-play", "finish or void the game in play first")
     if head_color is not None and last is not None and last.status == Game.Status.PENDING_TIE:
@@ -165,7 +171,7 @@ def _start(
     players = seats[at:] + seats[:at]  # turn order from the dealer
     game = Game.objects.create(
         session=session,
-        number=next_game_number(session),
+        number=number,
         dealer=dealer,
         seating=[p.pk for p in players],
         document=_header(session, players),

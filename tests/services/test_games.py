@@ -197,6 +197,29 @@ def test_a_corrected_game_takes_the_voided_games_number_and_links_to_it(table):
     assert games.game_start(session=table).number == 2
 
 
+def test_after_a_voided_game_the_deal_follows_the_last_game_standing(table):
+    first = games.game_start(session=table, fool_swap=False)
+    games.game_finish(
+        game=first,
+        outcome={
+            "knock": {"player": "Cat", "kind": "normal"},
+            "points": {"Ann": 5, "Bee": 6, "Dan": 7},
+        },
+    )
+    second = games.game_start(session=table, fool_swap=False)  # Cat knocked: Cat deals (10)
+    games.game_finish(
+        game=second,
+        outcome={
+            "knock": {"player": "Dan", "kind": "normal"},
+            "points": {"Ann": 5, "Bee": 6, "Cat": 7},
+        },
+    )
+    games.game_void(game=second)  # Dan's knock no longer stands
+    third = games.game_start(session=table, fool_swap=False)
+    assert (second.dealer.name, third.dealer.name) == ("Cat", "Cat")  # after game 1, as before
+    assert third.number == 3  # the voided game keeps its number
+
+
 def test_a_game_in_a_closed_session_is_refused(table):
     sessions.session_close(session=table)
     with pytest.raises(ServiceError, match="closed"):
