@@ -1,7 +1,7 @@
 """Recording games through a real server: 10 tables, one writer each, start + finish in a loop.
 
 For SQLite (a fresh file) and then PostgreSQL (a fresh database, dropped at the end): migrate,
-start `uv run gunicorn scorekeeper.wsgi -b 127.0.0.1:<port> -w 4 --threads 2` (plain HTTP, plus
+start `uv run gunicorn scorekeeper.wsgi -b 127.0.0.1:<port> -w 2 --threads 1` (plain HTTP, plus
 an access log that gives gunicorn's own request time), set up each table over HTTP as a
 phone does (POST /groups/new makes the phone the host, POST /g/<id>/sessions/new), then every
 writer loops: POST /s/<sid>/games/start, find the game in play, POST .../finish (timed).
@@ -74,8 +74,8 @@ from webbench import (
 )
 
 TABLES = int(os.environ.get("BENCH_TABLES", "10"))
-WORKERS = int(os.environ.get("BENCH_WORKERS", "4"))
-THREADS = int(os.environ.get("BENCH_THREADS", "2"))
+WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))  # one sync worker per core: the best measured
+THREADS = int(os.environ.get("BENCH_THREADS", "1"))
 P95_AIM = 0.020
 RATE_AIM = 150.0
 
