@@ -43,11 +43,12 @@ run: sync
 # whitenoise (hashed names, compressed, cached for a year), migrations applied, gunicorn serving.
 PORT ?= 8000
 WORKERS ?= 3
+THREADS ?= 4
 serve: sync
 	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py collectstatic --noinput -v0
 	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py migrate --noinput
 	SCOREKEEPER_DEBUG=0 $(UV) run gunicorn scorekeeper.wsgi --bind 0.0.0.0:$(PORT) \
-	  --workers $(WORKERS) --threads 4 --access-logfile -
+	  --workers $(WORKERS) --threads $(THREADS) --access-logfile -
 
 # With DATABASE_URL pointing at PostgreSQL, the local server is started first if it is down.
 test: sync chromium
