@@ -174,6 +174,11 @@ class Game(models.Model):
                 name="one_standing_game_per_number",
             )
         ]
+        indexes: ClassVar = [
+            # The latest game, voided or not, without sorting the whole session: the next
+            # number and the deal (services/games.py, sessions.next_game_number).
+            models.Index(fields=["session", "number", "id"], name="game_latest"),
+        ]
 
     def __str__(self) -> str:
         return f"game {self.number}"
