@@ -121,7 +121,9 @@ TEMPLATES = [
 SQLITE_PATH = Path(os.environ.get("SCOREKEEPER_SQLITE", BASE_DIR / "db.sqlite3"))
 SQLITE_OPTIONS = {
     # WAL lets the phones read while one of them writes; FULL survives a power cut mid-game.
-    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON",
+    # analysis_limit bounds the planner's statistics gathering (PRAGMA optimize, at close).
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
+    " PRAGMA analysis_limit=1000",
     # Take the write lock at BEGIN, so two writers queue instead of failing on lock upgrade.
     "transaction_mode": "IMMEDIATE",
     # Seconds a writer waits for the lock before giving up (sqlite3's busy timeout).

@@ -87,7 +87,9 @@ def test_sqlite_connections_use_wal_full_sync_immediate_writes_and_a_busy_timeou
     try:
         with wrapper.cursor() as cursor:
             pragmas = {}
-            for name in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys"):
+            for name in (
+                "journal_mode", "synchronous", "busy_timeout", "foreign_keys", "analysis_limit"
+            ):  # fmt: skip
                 cursor.execute(f"PRAGMA {name}")
                 pragmas[name] = cursor.fetchone()[0]
         assert pragmas == {
@@ -95,6 +97,7 @@ def test_sqlite_connections_use_wal_full_sync_immediate_writes_and_a_busy_timeou
             "synchronous": 2,
             "busy_timeout": 20000,
             "foreign_keys": 1,
+            "analysis_limit": 1000,
         }
         assert wrapper.transaction_mode == "IMMEDIATE"
     finally:

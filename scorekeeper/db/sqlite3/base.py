@@ -9,9 +9,17 @@ So before BEGIN a writer takes an exclusive flock(2) on a file beside the databa
 go at COMMIT or ROLLBACK: the kernel wakes the next writer as soon as the lock is free, and a
 process that dies lets go of its lock with it. SQLite's own lock still guards the database, and
 writers that do not come through here (another program) still meet SQLite's busy handler.
+
+A connection also runs `PRAGMA optimize` as it closes, as SQLite advises: it gathers the query
+planner's statistics for tables that need them. Without them SQLite takes `reverses_id IS NULL`
+on the ledger's unique index for one row, and read every unreversed line of the whole database to
+show one table's latest games (2.9 ms for a 10-game session beside an 18,000-line one; 0.8 ms
+with statistics).
 """
 
+import contextlib
 import fcntl
+import sqlite3
 from typing import IO, Any
 
 from django.db.backends.sqlite3 import base
@@ -43,12 +51,25 @@ class DatabaseWrapper(base.DatabaseWrapper):  # the methods below are not in dja
 
     def _close(self) -> None:
         try:
+            self._optimize()
             super()._close()  # type: ignore[misc]
         finally:
             self._queue_leave()
             if self._write_queue is not None:
                 self._write_queue.close()
                 self._write_queue = None
+
+    def _optimize(self) -> None:
+        """Refresh the planner's statistics where SQLite finds them missing or stale (usually
+        nothing to do); bounded by `PRAGMA analysis_limit` (settings.py)."""
+        if self.connection is None or self.is_in_memory_db() or not self.get_autocommit():
+            return
+        self._queue_take()  # ANALYZE writes: in turn with the other writers
+        try:
+            with contextlib.suppress(sqlite3.Error):  # a close must not fail for it
+                self.connection.execute("PRAGMA optimize")
+        finally:
+            self._queue_leave()
 
     def _queue_take(self) -> None:
         if self.is_in_memory_db():  # one process: nobody else to queue behind

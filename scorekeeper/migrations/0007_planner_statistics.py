@@ -1,0 +1,18 @@
+"""The query planner's statistics for an embedded database, gathered once on upgrade.
+
+SQLite has none until ANALYZE runs; connections keep them fresh from then on with PRAGMA optimize
+as they close (scorekeeper/db/sqlite3/base.py). PostgreSQL gathers its own (autovacuum).
+"""
+
+from django.db import migrations
+
+
+def analyze(apps, schema_editor):
+    if schema_editor.connection.vendor == "sqlite":
+        schema_editor.execute("ANALYZE")
+
+
+class Migration(migrations.Migration):
+    dependencies = [("scorekeeper", "0006_game_latest_index")]
+
+    operations = [migrations.RunPython(analyze, migrations.RunPython.noop, elidable=True)]
