@@ -12,7 +12,7 @@ writers that do not come through here (another program) still meet SQLite's busy
 
 A connection also runs `PRAGMA optimize` as it closes, as SQLite advises: it gathers the query
 planner's statistics for tables that need them. Without them SQLite takes `reverses_id IS NULL`
-on the ledger's unique index for one row, and read every unreversed line of the whole database to
+on the ledger's unique index for one row, and reads every unreversed line of the whole database to
 show one table's latest games (2.9 ms for a 10-game session beside an 18,000-line one; 0.8 ms
 with statistics).
 """
