@@ -54,8 +54,12 @@ class OneAtATime(LiveServerThread):
 
 
 @pytest.fixture(scope="session")
-def live_server() -> Iterator[LiveServer]:
-    """pytest-django's live server, serving one request at a time (see above)."""
+def live_server(django_db_setup: None) -> Iterator[LiveServer]:
+    """pytest-django's live server, serving one request at a time (see above).
+
+    It asks for the test database's set-up so that it is stopped first, with its connection:
+    PostgreSQL will not drop a database someone is still connected to.
+    """
     server = LiveServer("localhost", start=False)
     threaded = server.thread
     server.thread = OneAtATime(
