@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from django.core.servers.basehttp import WSGIServer
+from django.db import connections
 from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from pytest_django.live_server_helper import LiveServer
@@ -74,7 +75,14 @@ def live_server(django_db_setup: None) -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+def browser(django_db_setup: None) -> Iterator[Browser]:
+    """Chromium, for the whole run.
+
+    While Playwright's loop runs in the test thread, Django's connections there are the loop's
+    own (asgiref's Local follows the context): every test after the first browser test uses
+    them. They are closed before the loop stops, and before the test database is dropped, which
+    PostgreSQL refuses while someone is connected.
+    """
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium", pytrace=False)
     with sync_playwright() as playwright:
@@ -83,6 +91,7 @@ def browser() -> Iterator[Browser]:
         )
         yield browser
         browser.close()
+        connections.close_all()
 
 
 def new_context(browser: Browser, **options: object) -> BrowserContext:
