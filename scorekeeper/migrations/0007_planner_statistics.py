@@ -5,9 +5,11 @@ as they close (scorekeeper/db/sqlite3/base.py). PostgreSQL gathers its own (auto
 """
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def analyze(apps, schema_editor):
+def analyze(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "sqlite":
         schema_editor.execute("ANALYZE")
 
