@@ -47,6 +47,7 @@ from webbench import (
     ROOT,
     bounded,
     collectstatic,
+    finish_data,
     fresh_database,
     loadavg,
     machine,
@@ -221,18 +222,7 @@ def set_up(browser: Browser, base: str) -> tuple[list[Any], str]:
     table = page.url.removeprefix(base)
     for _ in range(GAMES):
         game_id = start_game(context, base, table)
-        finish = {
-            "ending": "knock",
-            "knocker": "Ann",
-            "kind": "normal",
-            "points_1": "10",
-            "points_2": "20",
-            "points_3": "30",
-            "knocker_held": "0",
-            "knocker_picked": "0",
-            **{f"held_{i}": "0" for i in range(4)},
-            "idempotency_key": new_key(),
-        }
+        finish = finish_data(idempotency_key=new_key())
         r = context.request.post(
             f"{base}{table}games/{game_id}/finish",
             form=finish,
