@@ -39,6 +39,7 @@ if not DEBUG:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a phone stays joined to its table for a year
 SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_ENGINE = "scorekeeper.browser_sessions"  # Django's database store, its read as SQL
 
 INSTALLED_APPS = [
     "django.contrib.contenttypes",

@@ -42,10 +42,18 @@ def visitor_memberships(request: HtmxHttpRequest) -> "list[Membership]":
 
 
 def membership_in(request: HtmxHttpRequest, group: Group) -> Membership | None:
-    """Return the visitor's strongest membership of `group`: the group's rows only, no join."""
+    """Return the visitor's strongest membership of `group`: the group's rows only, no join.
+
+    The memberships of this device, or of the signed-in account on any device, as
+    `Membership.objects.for_visitor` says, written as SQL: every request makes this read, and
+    the ORM took 0.34 ms of CPU to build it against 0.09 ms sent as SQL (bench/web_floor.py).
+    """
+    user = request.user
     mine = list(
-        Membership.objects.for_visitor(request.session.get(DEVICE_KEY), request.user).filter(
-            group=group, revoked_at__isnull=True
+        Membership.objects.raw(
+            f"SELECT * FROM {Membership._meta.db_table} WHERE group_id = %s"
+            " AND revoked_at IS NULL AND (device_id = %s OR user_id = %s)",
+            [group.pk, request.session.get(DEVICE_KEY), user.pk if user.is_authenticated else None],
         )
     )
     for m in mine:
