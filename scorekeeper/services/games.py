@@ -302,7 +302,8 @@ def _settle(session: Session, game: Game) -> None:
         ledger.lines_write(session=session, game=game, players=_players(game), lines=after)
         game.status = Game.Status.SETTLED
         game.tie = None
-    game.save()
+    # What finishing or resolving a tie changes: an UPDATE of these columns only.
+    game.save(update_fields=["document", "last_drawer", "finished_at", "status", "tie"])
 
 
 def _resolve(game: Game, tie_break: Any) -> Game:
