@@ -15,7 +15,7 @@ help:
 	@echo "make run    install, migrate and serve on http://127.0.0.1:8000 (embedded SQLite)"
 	@echo "make test   install what the tests need and run them (SQLite; DATABASE_URL for PostgreSQL)"
 	@echo "make test-soak  load, crash and fuzz runs against a real server (CI runs them too)"
-	@echo "make serve  production: gunicorn + whitenoise, settings from the environment"
+	@echo "make serve  production: granian + whitenoise, settings from the environment"
 	@echo "make bench  settlement benchmarks (figures go in docs/performance.md)"
 
 uv:
@@ -40,15 +40,19 @@ run: sync
 	$(UV) run python manage.py runserver 127.0.0.1:8000
 
 # Production: settings from the environment (README, Deployment), static files collected for
-# whitenoise (hashed names, compressed, cached for a year), migrations applied, gunicorn serving.
+# whitenoise (hashed names, compressed, cached for a year), migrations applied, granian serving:
+# WORKERS processes, each running the app on THREADS threads. A phone that sends its form slowly
+# holds a thread until the last byte: behind a proxy that buffers requests, use
+# WORKERS=<cores> THREADS=1 (README, "Serving it for real").
 PORT ?= 8000
 WORKERS ?= 3
 THREADS ?= 4
 serve: sync
 	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py collectstatic --noinput -v0
 	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py migrate --noinput
-	SCOREKEEPER_DEBUG=0 $(UV) run gunicorn scorekeeper.wsgi --bind 0.0.0.0:$(PORT) \
-	  --workers $(WORKERS) --threads $(THREADS) --access-logfile -
+	SCOREKEEPER_DEBUG=0 $(UV) run granian --interface wsgi --host 0.0.0.0 --port $(PORT) \
+	  --workers $(WORKERS) --blocking-threads $(THREADS) --respawn-failed-workers --access-log \
+	  scorekeeper.wsgi:application
 
 # With DATABASE_URL pointing at PostgreSQL, the local server is started first if it is down.
 test: sync chromium

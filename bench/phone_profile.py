@@ -1,7 +1,7 @@
 """A phone on a slow network: the table page's first paint, and the time from "save" to the scores.
 
-Debian's /usr/bin/chromium, headless, through Playwright, at 390 × 844 (th-TH), against gunicorn
-(`-w 4 --threads 2`) on a fresh SQLite file. Through a CDP session on each page:
+Debian's /usr/bin/chromium, headless, through Playwright, at 390 × 844 (th-TH), against granian
+(`--workers 4 --blocking-threads 2`) on a fresh SQLite file. Through a CDP session on each page:
 Emulation.setCPUThrottlingRate 4, and Network.emulateNetworkConditions with 150 ms latency and
 1.6 Mbit/s (200,000 bytes/s) each way. Service workers are blocked (Playwright's
 `service_workers="block"`): a worker's fetches would bypass the page's network emulation.
@@ -23,7 +23,7 @@ session"), then BENCH_PHONE_GAMES games (default 20: an evening) over HTTP with 
 3. LCP again with the page's scripts not fetched (htmx, app.js), to see what they cost.
 
 Median of BENCH_PHONE_RUNS runs (default 5) each, for two ways of serving (bench/phone_settings.py
-says why gunicorn needs help with static files):
+says why granian needs help with static files):
   --serve debug       SCOREKEEPER_DEBUG=1 as in bench/web_record.py, static files from the finders
   --serve production  SCOREKEEPER_DEBUG=0 as `make serve`: collectstatic (hashed, gzipped), plain
                       HTTP on 127.0.0.1
@@ -387,7 +387,7 @@ def run(mode: str, browser: Browser) -> None:
     )
     if finish_server:
         print(
-            f"  gunicorn's own time: POST finish (recording and the table page) median "
+            f"  granian's own time: POST finish (recording and the table page) median "
             f"{statistics.median(finish_server) * 1000:.1f} ms"
         )
     print(

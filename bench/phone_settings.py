@@ -1,6 +1,6 @@
 """Settings for bench/phone_profile.py: the app's own settings, with static files served.
 
-gunicorn with SCOREKEEPER_DEBUG=1 serves no static file (only runserver does: every /static/ URL
+granian with SCOREKEEPER_DEBUG=1 serves no static file (only runserver does: every /static/ URL
 answers 404), so a browser would load the table page without its CSS and without htmx.
 
 - debug on (SCOREKEEPER_DEBUG=1): WhiteNoise serves the files from the finders, as it does in

@@ -1,8 +1,8 @@
 """What a request costs before the app does anything, and what each ORM read of the hot path costs.
 
-1. The floor: gunicorn as web_record.py runs it (`-w 2 --threads 1`, production serving, no access
+1. The floor: granian as web_record.py runs it (2 workers × 1 thread, production serving, no access
    log) answering a static path that does not exist (404: every middleware, no view, no query),
-   from 10 threads on http.client for BENCH_SECONDS (10): requests a second, and gunicorn's CPU
+   from 10 threads on http.client for BENCH_SECONDS (10): requests a second, and granian's CPU
    per request read from /proc.
 2. In-process, on a SQLite file with debug off: each read that recording a game makes through the
    ORM, timed against the same statement sent as SQL on the same connection (the ORM's cost is
@@ -55,7 +55,7 @@ def floor(seconds: float) -> str:
             cpu1, me1 = cpu_seconds(server.process.pid), sum(os.times()[:2])
     total = sum(done)
     return (
-        f"floor: {total / seconds:.0f} requests/s (404, every middleware, no query); gunicorn "
+        f"floor: {total / seconds:.0f} requests/s (404, every middleware, no query); granian "
         f"{(cpu1 - cpu0) / total * 1000:.2f} ms of CPU a request, this client "
         f"{(me1 - me0) / total * 1000:.2f} ms"
     )

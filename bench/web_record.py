@@ -1,10 +1,11 @@
 """Recording games through a real server: 10 tables, one writer each, start + finish in a loop.
 
 For SQLite (a fresh file) and then PostgreSQL (a fresh database, dropped at the end): migrate,
-start `uv run gunicorn scorekeeper.wsgi -b 127.0.0.1:<port> -w 2 --threads 1` (plain HTTP, plus
-an access log that gives gunicorn's own request time), set up each table over HTTP as a
-phone does (POST /groups/new makes the phone the host, POST /g/<id>/sessions/new), then every
-writer loops: POST /s/<sid>/games/start, find the game in play, POST .../finish (timed).
+start `make serve`'s server, `uv run granian --interface wsgi --workers 2 --blocking-threads 1`
+on 127.0.0.1 (plain HTTP, plus an access log that gives granian's own request time), set up each
+table over HTTP as a phone does (POST /groups/new makes the phone the host, POST
+/g/<id>/sessions/new), then every writer loops: POST /s/<sid>/games/start, find the game in
+play, POST .../finish (timed).
 
 Finding the game in play:
   --loop lean   (default) a read-only query on the database, untimed: only the two writes go to
@@ -31,7 +32,7 @@ recorded a second. The two aims are therefore read together in the open loop: 15
 offered by 10 writers, each save's p95 at most 20 ms.
 
 Time of the finish POST: the client's wall time of the request on loopback (the writer's own
-thread), and gunicorn's own request time from its access log (%(D)s), for the same requests.
+thread), and granian's own request time from its access log (%(dt_ms)s), for the same requests.
 The lean loop's writers post with http.client, the phone's cookies and CSRF token copied from its
 httpx set-up: the client shares the two cores with the server, and httpx cost it about 2 ms of
 CPU a request, http.client about a fifth of that.
@@ -74,7 +75,7 @@ from webbench import (
 )
 
 TABLES = int(os.environ.get("BENCH_TABLES", "10"))
-WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))  # one sync worker per core: the best measured
+WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))  # a process a core, 1 thread: best measured
 THREADS = int(os.environ.get("BENCH_THREADS", "1"))
 P95_AIM = 0.020
 RATE_AIM = 150.0
@@ -96,8 +97,7 @@ class Writer:
 class Wire:
     """A writer's posts through http.client, as the phone: its cookies and its CSRF token.
 
-    gunicorn's sync workers close each connection after its response; http.client opens the
-    next one itself.
+    The connection is kept alive between requests, as a phone's browser keeps it.
     """
 
     def __init__(self, phone: Phone, url: str) -> None:
@@ -292,7 +292,7 @@ def _record(
         "settled": settled,
         "warm_count": warm_count,
         "load": f"{load_before} → {load_after}",
-        "cpu_gunicorn": cpu1[0] - cpu0[0],
+        "cpu_server": cpu1[0] - cpu0[0],
         "cpu_postgres": cpu1[1] - cpu0[1],
         "cpu_client": me1 - me0,
     }
@@ -300,11 +300,11 @@ def _record(
 
 def cpu_line(r: dict[str, object]) -> str:
     games = max(1, int(r["count"]))  # type: ignore[call-overload]
-    g, pg, me = (float(r[k]) for k in ("cpu_gunicorn", "cpu_postgres", "cpu_client"))  # type: ignore[arg-type]
+    g, pg, me = (float(r[k]) for k in ("cpu_server", "cpu_postgres", "cpu_client"))  # type: ignore[arg-type]
     cores = os.cpu_count() or 1
     per_game = (g + pg) / games
     return (
-        f"CPU in the window: gunicorn {g:.1f} s, PostgreSQL backends {pg:.1f} s, this client "
+        f"CPU in the window: granian {g:.1f} s, PostgreSQL backends {pg:.1f} s, this client "
         f"{me:.1f} s ({me / games * 1000:.1f} ms a game); the server side spends "
         f"{per_game * 1000:.1f} ms of CPU per game (start + finish): at most "
         f"{cores / per_game:.0f} games/s on {cores} idle cores"
@@ -326,7 +326,7 @@ def report(r: dict[str, object]) -> str:
         f"{float(r['seconds']):.1f} s (load average {r['load']}) ==",  # type: ignore[arg-type]
         f"finish POST, client wall time: p50 {ms['p50']:.1f} ms · p95 {ms['p95']:.1f} ms · "
         f"p99 {ms['p99']:.1f} ms · max {ms['max']:.1f} ms",
-        f"finish POST, gunicorn request time: p50 {ms['server_p50']:.1f} ms · "
+        f"finish POST, granian request time: p50 {ms['server_p50']:.1f} ms · "
         f"p95 {ms['server_p95']:.1f} ms · p99 {ms['server_p99']:.1f} ms",
         f"start POST, client wall time: p50 {ms['start_p50']:.1f} ms · "
         f"p95 {ms['start_p95']:.1f} ms",
@@ -358,7 +358,7 @@ def main() -> None:
     print(machine())
     print(
         f"{TABLES} writers, {seconds:.0f} s measured after {warmup:.0f} s of warm-up, "
-        f"serving {args.serve}, gunicorn {WORKERS} workers × {THREADS} threads"
+        f"serving {args.serve}, granian {WORKERS} workers × {THREADS} threads"
     )
     kinds = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
     for kind in kinds:

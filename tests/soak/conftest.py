@@ -1,8 +1,8 @@
-"""Soak and crash runs: a real gunicorn on a database of its own, phones as httpx clients.
+"""Soak and crash runs: a real granian on a database of its own, phones as httpx clients.
 
 Nothing here uses pytest-django's test database. A test gets a fresh database (`database`: a
 SQLite file in tmp_path, or a uniquely named PostgreSQL database dropped afterwards), migrated by
-`manage.py migrate`; `serve` starts gunicorn on it and stops it at the end. A `Phone` is one
+`manage.py migrate`; `serve` starts granian on it and stops it at the end. A `Phone` is one
 browser with its own cookie jar; `set_up_table` makes a group with a host and three players who
 joined by invite; `play` is one phone's loop at the table. `database_problems` reads the database
 directly and lists every broken invariant; `ledger_audit` runs the management command.
@@ -140,9 +140,9 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databas
 # -- the server -----------------------------------------------------------------------------------
 
 
-# Four processes of two threads: writes to one table meet across processes and within one. The
-# worker timeout is generous, so that a slow answer under load is not turned into a killed worker.
-GUNICORN = ["-w", "4", "--threads", "2", "--timeout", "120", "--graceful-timeout", "5"]
+# `make serve`'s server, four processes of two threads: writes to one table meet across processes
+# and within one. A worker that does not stop within 5 s of SIGTERM is killed.
+SERVER_OPTIONS = ["--workers", "4", "--blocking-threads", "2", "--workers-kill-timeout", "5"]
 
 
 def free_port() -> int:
@@ -152,7 +152,7 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn serving the app on `db`, in a process group of its own: it can be killed whole."""
+    """granian serving the app on `db`, in a process group of its own: it can be killed whole."""
 
     def __init__(self, db: Database, logs: Path) -> None:
         self.db = db
@@ -171,14 +171,17 @@ class Server:
 
     @property
     def log(self) -> Path:
-        return self.logs / f"gunicorn-{self.port}-{self.starts}.log"
+        return self.logs / f"granian-{self.port}-{self.starts}.log"
 
     def start(self) -> "Server":
         """Start (or start again, on the same port) and wait until the home page answers."""
         self.starts += 1
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "-b", self.bind, *GUNICORN],
+                [
+                    sys.executable, "-m", "granian", "--interface", "wsgi", "--host", "127.0.0.1",
+                    "--port", str(self.port), *SERVER_OPTIONS, "scorekeeper.wsgi:application",
+                ],  # fmt: skip
                 cwd=ROOT,
                 env=server_environment(self.db.env),
                 stdout=log,
@@ -188,14 +191,14 @@ class Server:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise AssertionError(f"gunicorn exited at start:\n{self.log_text()}")
+                raise AssertionError(f"granian exited at start:\n{self.log_text()}")
             try:
                 if httpx.get(self.url + "/", timeout=5).status_code == 200:
                     return self
             except httpx.TransportError:
                 pass
             time.sleep(0.2)
-        raise AssertionError(f"gunicorn did not answer in 60 s:\n{self.log_text()}")
+        raise AssertionError(f"granian did not answer in 60 s:\n{self.log_text()}")
 
     def _signal(self, sig: int) -> None:
         assert self.process is not None
@@ -203,7 +206,7 @@ class Server:
             os.killpg(self.process.pid, sig)
 
     def kill(self) -> None:
-        """SIGKILL the whole process group: the arbiter and every worker, mid-request or not."""
+        """SIGKILL the whole process group: main process and every worker, mid-request or not."""
         self._signal(signal.SIGKILL)
         assert self.process is not None
         self.process.wait(timeout=30)
@@ -216,7 +219,7 @@ class Server:
             self._signal(signal.SIGTERM)
             with suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=15)
-        self._signal(signal.SIGKILL)  # stray workers too, even if the arbiter is gone
+        self._signal(signal.SIGKILL)  # stray workers too, even if the main process is gone
         self.process.wait(timeout=30)
 
     def log_text(self, tail: int = 20_000) -> str:
@@ -226,9 +229,9 @@ class Server:
             return ""
 
     def tracebacks(self) -> list[str]:
-        """Every traceback gunicorn and Django wrote to the logs of every start."""
+        """Every traceback granian and Django wrote to the logs of every start."""
         found = []
-        for log in sorted(self.logs.glob(f"gunicorn-{self.port}-*.log")):
+        for log in sorted(self.logs.glob(f"granian-{self.port}-*.log")):
             text = log.read_text(errors="replace")
             found += re.findall(r"Traceback \(most recent call last\):.*?(?=\n\S|\Z)", text, re.S)
         return found
@@ -236,7 +239,7 @@ class Server:
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[Callable[[Database], Server]]:
-    """Start gunicorn on a database; every server started is stopped at the end of the test."""
+    """Start granian on a database; every server started is stopped at the end of the test."""
     servers: list[Server] = []
 
     def start(db: Database) -> Server:
@@ -318,8 +321,8 @@ class Phone:
             timeout=HTTP_TIMEOUT,
             headers={"Accept-Language": "en", "User-Agent": f"soak {self.name}"},
             cookies=cookies,
-            # A fresh connection for every request: reusing a kept-alive one races gunicorn
-            # closing it when idle (2 s), a reset browsers retry silently and httpx does not.
+            # A fresh connection for every request: reusing a kept-alive one races the server
+            # closing it when idle, a reset browsers retry silently and httpx does not.
             limits=httpx.Limits(max_keepalive_connections=0),
         )
 

@@ -1,6 +1,6 @@
 """Kill the whole server with SIGKILL in the middle of writes; start it again on the same database.
 
-Twelve phones at three tables write as in the soak run. A few seconds in, every gunicorn process
+Twelve phones at three tables write as in the soak run. A few seconds in, every granian process
 gets SIGKILL (no chance to clean up), three times over. After each restart `ledger_audit` must
 exit 0, and the database, read directly, must hold no partial game: settled games have their
 after-game lines, games in play, waiting for a tie or fined have none, every event has its lines,

@@ -1,4 +1,4 @@
-"""Two gunicorn servers on one PostgreSQL database, the phones of every table split between them.
+"""Two granian servers on one PostgreSQL database, the phones of every table split between them.
 
 What a load balancer in front of several app processes does to a table. Four tables, each with
 two hosts: one phone's home is server A, the other's server B, and each phone is one browser (one
@@ -83,7 +83,7 @@ ROUNDS = 9
 VOID_EVERY = 3  # rounds: a void and a correction in every third
 # Two processes of two threads per server: the machine has two cores, and what matters is that
 # the writes of one table meet across servers, across processes and within one.
-TWO_WORKERS = ["-w", "2", "--threads", "2", "--timeout", "120", "--graceful-timeout", "5"]
+TWO_WORKERS = ["--workers", "2", "--blocking-threads", "2", "--workers-kill-timeout", "5"]
 EXPECTED = {
     "table": {200},
     "correct-page": {200},
@@ -93,8 +93,8 @@ EXPECTED = {
     "void": {302},
     "correct": {302, 422},
 }
-# In the server logs: a traceback, a 500, gunicorn's own errors (a worker timed out or died).
-LOG_TROUBLE = re.compile(r"Traceback|Internal Server Error|\[ERROR\]|\[CRITICAL\]|WORKER TIMEOUT")
+# In the server logs: a traceback, a 500, granian's own errors (a worker died).
+LOG_TROUBLE = re.compile(r"Traceback|Internal Server Error|\[ERROR\]|\[CRITICAL\]")
 
 
 # -- a phone that reaches either server ------------------------------------------------------------
@@ -554,7 +554,7 @@ def test_two_servers_on_one_database_record_each_game_once(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(conftest, "GUNICORN", TWO_WORKERS)  # what Server.start runs with
+    monkeypatch.setattr(conftest, "SERVER_OPTIONS", TWO_WORKERS)  # what Server.start runs with
     servers = {"A": serve(database), "B": serve(database)}
     recorder = Recorder(tmp_path)
     tables = [set_up_table(n, servers, recorder) for n in range(1, TABLES + 1)]

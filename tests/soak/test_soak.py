@@ -1,4 +1,4 @@
-"""Twenty phones at five tables for a minute, against gunicorn on SQLite and on PostgreSQL.
+"""Twenty phones at five tables for a minute, against granian on SQLite and on PostgreSQL.
 
 Each table has a host and three players who joined by invite, each phone with its own cookies.
 They start games (one wins, the others are told a game is in play), add events, race to save the
