@@ -179,8 +179,17 @@ class Server:
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
                 [
-                    sys.executable, "-m", "granian", "--interface", "wsgi", "--host", "127.0.0.1",
-                    "--port", str(self.port), *SERVER_OPTIONS, "scorekeeper.wsgi:application",
+                    sys.executable,
+                    "-m",
+                    "granian",
+                    "--interface",
+                    "wsgi",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    *SERVER_OPTIONS,
+                    "scorekeeper.wsgi:application",
                 ],  # fmt: skip
                 cwd=ROOT,
                 env=server_environment(self.db.env),
