@@ -137,7 +137,7 @@ def _start(
     session = lock_open(session)
     # The latest game gives the next number; it is also the last standing unless it was voided
     # (a correction has its voided game's number and comes after it): one read, not two.
-    latest = session.games.order_by("-number", "-id").first()
+    latest = Game.objects.latest_of(session.pk)
     number = (latest.number if latest else 0) + 1
     last = latest  # a game in play is always the last one standing
     if latest is not None and latest.status == Game.Status.VOIDED:
@@ -160,7 +160,7 @@ def _start(
         )  # fmt: skip
     if fool_swap:
         _fool_swap(session, last)
-    seats = [s.player for s in session.seats.current().select_related("player")]
+    seats = Player.objects.seated_at(session.pk)
     if dealer is None:
         dealer_id = dealer_after(last, session.first_dealer_id)
         dealer = next((p for p in seats if p.pk == dealer_id), None)

@@ -43,7 +43,7 @@ def player_create(*, group: Group, name: str) -> Player:
 
 def lock(session: Session) -> Session:
     """Lock the session row for this transaction: writes to one table go one at a time."""
-    return Session.objects.select_for_update().get(pk=session.pk)
+    return Session.objects.locked(session.pk)
 
 
 def lock_open(session: Session) -> Session:
