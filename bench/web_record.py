@@ -62,6 +62,7 @@ from webbench import (
     Server,
     bounded,
     collectstatic,
+    cpu_probe,
     cpu_seconds,
     finish_data,
     fresh_database,
@@ -233,7 +234,7 @@ def _record(
         group_id = phone.create_group(f"Bench table {n} · วงที่ {n}")
         session_id = phone.open_session(group_id)
         writers.append(Writer(n, phone, group_id, session_id))
-    load_before = loadavg()
+    load_before, probe_before = loadavg(), cpu_probe()
     began = time.monotonic()
     window_start = began + warmup
     until = window_start + seconds
@@ -292,6 +293,7 @@ def _record(
         "settled": settled,
         "warm_count": warm_count,
         "load": f"{load_before} → {load_after}",
+        "probe": f"{probe_before} → {cpu_probe()}",
         "cpu_server": cpu1[0] - cpu0[0],
         "cpu_postgres": cpu1[1] - cpu0[1],
         "cpu_client": me1 - me0,
@@ -323,7 +325,7 @@ def report(r: dict[str, object]) -> str:
     ms = {k: float(r[k]) * 1000 for k in keys}  # type: ignore[arg-type]
     lines = [
         f"== {r['kind']} · loop {r['mode']} · {TABLES} writers · {pace(r)} · "
-        f"{float(r['seconds']):.1f} s (load average {r['load']}) ==",  # type: ignore[arg-type]
+        f"{float(r['seconds']):.1f} s (load average {r['load']}; {r['probe']}) ==",  # type: ignore[arg-type]
         f"finish POST, client wall time: p50 {ms['p50']:.1f} ms · p95 {ms['p95']:.1f} ms · "
         f"p99 {ms['p99']:.1f} ms · max {ms['max']:.1f} ms",
         f"finish POST, granian request time: p50 {ms['server_p50']:.1f} ms · "
