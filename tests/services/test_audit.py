@@ -1,0 +1,38 @@
+"""The audit entry every write leaves, written as SQL by services/access.audit: every column,
+each value as the ORM would have stored it."""
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from scorekeeper.models import AuditEntry, Membership
+from scorekeeper.services import access, games
+from scorekeeper.services.access import AUDIT_COLUMNS
+
+KNOCK = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 10, "Cat": 20, "Dan": 30}}
+
+
+def test_the_insert_names_every_column_of_an_audit_entry():
+    columns = {f.column for f in AuditEntry._meta.concrete_fields if not f.primary_key}
+    assert set(AUDIT_COLUMNS) == columns and len(AUDIT_COLUMNS) == len(columns)
+
+
+def test_an_entry_reads_back_with_who_what_when_and_its_key(table):
+    device = access.device_create(user_agent="phone")
+    host = Membership.objects.create(group=table.group, device=device, role=Membership.Role.HOST)
+    before = timezone.now()
+    game = games.game_start(session=table, actor=host, idempotency_key="k-start")
+    games.game_finish(game=game, outcome=KNOCK, actor=host, idempotency_key="k" * 200)
+    start, finish = AuditEntry.objects.filter(game=game).order_by("id")
+    assert (start.action, start.key, start.detail) == ("game-start", "k-start", {})
+    assert (start.group_id, start.session_id, start.membership, start.device_id) == (
+        table.group_id,
+        table.pk,
+        host,
+        device.pk,
+    )
+    assert finish.action == "game-finish"
+    assert finish.detail == KNOCK  # JSON, as written
+    assert finish.key is not None and len(finish.key) == 64  # a long key kept by its hash
+    assert before <= start.at <= finish.at <= timezone.now() + timedelta(seconds=1)
+    assert start.at.tzinfo is not None
