@@ -12,20 +12,24 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorekeeper.db import rows
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.knock_dummy_document import game_from_document
 from scorekeeper.rules.money import baht
 
-# Reads of recording a game, written as SQL (Model.objects.raw). Each runs on every start of a
-# game, inside the write transaction that, on SQLite, every other table's save waits for. Building
-# them through the ORM cost more than running them: CPU per read, ORM against SQL, SQLite
-# (PostgreSQL): the session's lock 246 µs against 101 (506 / 294), the latest game 476 against
-# 133 (813 / 340), the seated players 585 against 80 (843 / 293). Each says which ORM read it is.
+# Reads of recording a game, written as SQL (scorekeeper.db.rows makes the instances). Each runs
+# on every start or save of a game, most inside the write transaction that, on SQLite, every
+# other table's save waits for, and building them through the ORM cost more than running them
+# (CPU a read: `uv run python bench/web_floor.py`; figures in docs/performance.md). Each says
+# which ORM read it is.
 
 
-def _for_update() -> str:
-    """Lock the rows read (PostgreSQL); on SQLite the write transaction itself is the lock."""
-    return " FOR UPDATE" if connection.features.has_select_for_update else ""
+def _for_update(of: str = "") -> str:
+    """Lock the rows read (PostgreSQL), of the tables `of` names if given; on SQLite the write
+    transaction itself is the lock."""
+    if not connection.features.has_select_for_update:
+        return ""
+    return f" FOR UPDATE OF {of}" if of else " FOR UPDATE"
 
 
 class Group(models.Model):
@@ -42,13 +46,12 @@ class PlayerQuerySet(models.QuerySet["Player"]):
     def seated_at(self, session_id: int) -> list["Player"]:
         """The players in the session's current seats, in seat order: as SQL,
         `[s.player for s in session.seats.current().select_related("player")]`."""
-        return list(
-            self.raw(
-                f"SELECT p.* FROM {self.model._meta.db_table} p"
-                f" JOIN {Seat._meta.db_table} s ON s.player_id = p.id"
-                " WHERE s.session_id = %s AND s.until_game IS NULL ORDER BY s.position",
-                [session_id],
-            )
+        return rows.of(
+            Player,
+            f"SELECT {rows.columns(Player, 'p')} FROM {Player._meta.db_table} p"
+            f" JOIN {Seat._meta.db_table} s ON s.player_id = p.id"
+            " WHERE s.session_id = %s AND s.until_game IS NULL ORDER BY s.position",
+            [session_id],
         )
 
 
@@ -77,11 +80,31 @@ class SessionQuerySet(models.QuerySet["Session"]):
     def locked(self, pk: int) -> "Session":
         """The session, its row locked for this transaction: as SQL,
         `Session.objects.select_for_update().get(pk=pk)`."""
-        table = self.model._meta.db_table
-        found = list(self.raw(f"SELECT * FROM {table} WHERE id = %s{_for_update()}", [pk]))
+        found = rows.of(
+            Session,
+            f"SELECT {rows.columns(Session, 's')} FROM {Session._meta.db_table} s"
+            f" WHERE s.id = %s{_for_update()}",
+            [pk],
+        )
         if not found:
             raise self.model.DoesNotExist(f"no session {pk}")
         return found[0]
+
+    def with_group(self, pk: int) -> "Session | None":
+        """The session with its group: as SQL,
+        `Session.objects.select_related("group").filter(pk=pk).first()`."""
+        found = rows.select(
+            f"SELECT {rows.columns(Session, 's')}, {rows.columns(Group, 'gr')}"
+            f" FROM {Session._meta.db_table} s JOIN {Group._meta.db_table} gr ON gr.id = s.group_id"
+            " WHERE s.id = %s",
+            [pk],
+            Session,
+            Group,
+        )
+        for session, group in found:
+            session.group = group  # type: ignore[attr-defined]
+            return session  # type: ignore[return-value]
+        return None
 
 
 class Session(models.Model):
@@ -171,12 +194,53 @@ class GameQuerySet(models.QuerySet["Game"]):
     def latest_of(self, session_id: int) -> "Game | None":
         """The session's latest game, a correction after the game it replaces: as SQL,
         `session.games.order_by("-number", "-id").first()` (the index game_latest)."""
-        latest = self.raw(
-            f"SELECT * FROM {self.model._meta.db_table} WHERE session_id = %s"
-            " ORDER BY number DESC, id DESC LIMIT 1",
+        found = rows.of(
+            Game,
+            f"SELECT {rows.columns(Game, 'gm')} FROM {Game._meta.db_table} gm"
+            " WHERE gm.session_id = %s ORDER BY gm.number DESC, gm.id DESC LIMIT 1",
             [session_id],
         )
-        return next(iter(latest), None)
+        return found[0] if found else None
+
+    def in_session(self, pk: int, session_id: int) -> "Game | None":
+        """The game if it is the session's, with its session and group: as SQL,
+        `Game.objects.select_related("session__group").filter(pk=pk, session_id=session_id)
+        .first()`."""
+        found = rows.select(
+            f"SELECT {rows.columns(Game, 'gm')}, {rows.columns(Session, 's')},"
+            f" {rows.columns(Group, 'gr')} FROM {Game._meta.db_table} gm"
+            f" JOIN {Session._meta.db_table} s ON s.id = gm.session_id"
+            f" JOIN {Group._meta.db_table} gr ON gr.id = s.group_id"
+            " WHERE gm.id = %s AND gm.session_id = %s",
+            [pk, session_id],
+            Game,
+            Session,
+            Group,
+        )
+        for game, session, group in found:
+            session.group = group  # type: ignore[attr-defined]
+            game.session = session  # type: ignore[attr-defined]
+            return game  # type: ignore[return-value]
+        return None
+
+    def locked(self, pk: int) -> "Game":
+        """The game read afresh with its session, both rows locked for this transaction: as
+        SQL, `Game.objects.select_related("session")
+        .select_for_update(of=("session", "self")).get(pk=pk)`."""
+        found = rows.select(
+            f"SELECT {rows.columns(Game, 'gm')}, {rows.columns(Session, 's')}"
+            f" FROM {Game._meta.db_table} gm"
+            f" JOIN {Session._meta.db_table} s ON s.id = gm.session_id"
+            f" WHERE gm.id = %s{_for_update(of='s, gm')}",
+            [pk],
+            Game,
+            Session,
+        )
+        if not found:
+            raise self.model.DoesNotExist(f"no game {pk}")
+        game, session = found[0]
+        game.session = session  # type: ignore[attr-defined]
+        return game  # type: ignore[return-value]
 
 
 class Game(models.Model):

@@ -1,10 +1,15 @@
 """The reads of recording a game that models.py writes as SQL give what the ORM reads they stand
 for give: the seated players after seat changes, the latest game after a void and its
-correction, the locked session (PostgreSQL's row lock itself: tests/test_deployment.py)."""
+correction, the locked session, the game with its session and group (PostgreSQL's row lock
+itself: tests/test_deployment.py)."""
+
+from decimal import Decimal
 
 import pytest
+from django.db import connection, models
+from django.test.utils import CaptureQueriesContext
 
-from scorekeeper.models import Game, Player, Session
+from scorekeeper.models import Game, Group, Player, Session
 from scorekeeper.services import games, sessions
 from tests.services.conftest import make_session
 
@@ -56,3 +61,48 @@ def test_the_locked_session_is_the_session_and_a_missing_one_is_refused() -> Non
     )
     with pytest.raises(Session.DoesNotExist):
         Session.objects.locked(table.pk + 1000)
+
+
+def values(instance: models.Model) -> dict[str, object]:
+    """Every column's value as the model holds it: JSON as dicts, dates as aware datetimes."""
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def test_the_game_in_its_session_comes_with_both_as_the_orm_reads_them() -> None:
+    table, other = make_session(point_value=Decimal("0.25")), make_session()
+    game = games.game_finish(game=games.game_start(session=table), outcome=OUTCOME)
+    orm = Game.objects.select_related("session__group").get(pk=game.pk)
+    sql = Game.objects.in_session(game.pk, table.pk)
+    assert sql is not None
+    assert values(sql) == values(orm)
+    assert values(sql.session) == values(orm.session)
+    assert values(sql.session.group) == values(orm.session.group)
+    assert sql.session.point_value == Decimal("0.25") and sql.document["points"] == OUTCOME["points"]
+    assert sql.finished_at is not None and sql.finished_at.tzinfo is not None
+    with CaptureQueriesContext(connection) as queries:
+        assert sql.session.group.name == table.group.name  # read with it: no query
+    assert not queries.captured_queries
+    assert Game.objects.in_session(game.pk, other.pk) is None  # not that session's game
+    assert Game.objects.in_session(game.pk + 1000, table.pk) is None
+
+
+def test_the_session_with_its_group_is_the_orm_read() -> None:
+    table = make_session()
+    orm = Session.objects.select_related("group").get(pk=table.pk)
+    sql = Session.objects.with_group(table.pk)
+    assert sql is not None and values(sql) == values(orm)
+    assert isinstance(sql.group, Group) and values(sql.group) == values(orm.group)
+    assert Session.objects.with_group(table.pk + 1000) is None
+
+
+def test_the_locked_game_is_read_afresh_with_its_session() -> None:
+    table = make_session()
+    game = games.game_start(session=table)
+    stale = Game.objects.get(pk=game.pk)
+    games.game_finish(game=game, outcome=OUTCOME)  # behind the stale copy's back
+    locked = Game.objects.locked(stale.pk)
+    assert locked.status == Game.Status.SETTLED != stale.status
+    orm = Game.objects.select_related("session").get(pk=game.pk)
+    assert values(locked) == values(orm) and values(locked.session) == values(orm.session)
+    with pytest.raises(Game.DoesNotExist):
+        Game.objects.locked(game.pk + 1000)

@@ -5,6 +5,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from scorekeeper.db import rows
 from scorekeeper.models import Event, Game, Membership, Player, Session
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.errors import TieUnresolved
@@ -169,13 +170,14 @@ def _start(
         raise ServiceError("dealer", "{name} is not seated", field="dealer", name=dealer)
     at = seats.index(dealer)
     players = seats[at:] + seats[:at]  # turn order from the dealer
-    game = Game.objects.create(
+    game = Game(
         session=session,
         number=number,
         dealer=dealer,
         seating=[p.pk for p in players],
         document=_header(session, players),
     )
+    rows.insert([game])  # as Game.objects.create, without building the INSERT through the ORM
     audit(actor=actor, action="game-start", session=session, game=game, key=idempotency_key)
     return game
 
@@ -302,8 +304,9 @@ def _settle(session: Session, game: Game) -> None:
         ledger.lines_write(session=session, game=game, players=_players(game), lines=after)
         game.status = Game.Status.SETTLED
         game.tie = None
-    # What finishing or resolving a tie changes: an UPDATE of these columns only.
-    game.save(update_fields=["document", "last_drawer", "finished_at", "status", "tie"])
+    # What finishing or resolving a tie changes: an UPDATE of these columns only, as
+    # game.save(update_fields=…) writes it, without building it through the ORM.
+    rows.update(game, ["document", "last_drawer", "finished_at", "status", "tie"])
 
 
 def _resolve(game: Game, tie_break: Any) -> Game:

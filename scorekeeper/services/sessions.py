@@ -61,8 +61,7 @@ def lock_game(game: Game) -> Game:
     (game_start settling a tie), so two writers never wait for each other. The session must be
     open. On SQLite, whose transactions here begin IMMEDIATE, the transaction itself is the lock.
     """
-    locked = Game.objects.select_related("session").select_for_update(of=("session", "self"))
-    game = locked.get(pk=game.pk)
+    game = Game.objects.locked(game.pk)
     _refuse_closed(game.session)
     return game
 
