@@ -104,6 +104,25 @@ def test_sqlite_connections_use_wal_full_sync_immediate_writes_and_a_busy_timeou
         wrapper.close()
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's prepared statements")
+def test_recording_games_on_postgresql_runs_prepared_statements(db):
+    """Bound by the server, and prepared on the connection after 5 runs (settings.py)."""
+    assert connection.features.uses_server_side_binding
+    table = sessions.session_open(
+        group=access.group_create(name="prepared"),
+        players=["Ann", "Bee", "Cat", "Dan"],
+        stake_level="sian",
+        point_value=Decimal("0.5"),
+    )
+    for _ in range(7):
+        games.game_finish(game=games.game_start(session=table), outcome=KNOCK)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any(s.startswith('INSERT INTO "scorekeeper_game"') for s in prepared), prepared
+    assert any(s.startswith('INSERT INTO "scorekeeper_ledgerline"') for s in prepared), prepared
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's row lock")
 def test_writes_for_one_session_serialise_on_the_session_row(db):
     group = access.group_create(name="Saturday")
