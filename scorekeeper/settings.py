@@ -133,15 +133,15 @@ SQLITE_OPTIONS = {
 
 if "DATABASE_URL" in os.environ:
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # Parameters bound by the server, and a statement run 5 times on a connection prepared
-        # there, parsed and planned once: recording a game runs the same few statements again
-        # and again (docs/performance.md). Behind a pooler in transaction mode without prepared
-        # statement support (PgBouncer before 1.21), set SCOREKEEPER_PG_PREPARE=0.
-        if os.environ.get("SCOREKEEPER_PG_PREPARE", "1") != "0":
-            DATABASES["default"].setdefault("OPTIONS", {}).update(
-                server_side_binding=True, prepare_threshold=5
-            )
+    # Parameters bound by the server, and a statement run 5 times on a connection prepared there,
+    # parsed and planned once: recording a game runs the same few statements again and again
+    # (docs/performance.md). Behind a pooler in transaction mode without prepared statement
+    # support (PgBouncer before 1.21), set SCOREKEEPER_PG_PREPARE=0.
+    postgres = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    if postgres and os.environ.get("SCOREKEEPER_PG_PREPARE", "1") != "0":
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=5
+        )
 else:
     DATABASES = {
         "default": {

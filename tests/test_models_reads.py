@@ -77,7 +77,8 @@ def test_the_game_in_its_session_comes_with_both_as_the_orm_reads_them() -> None
     assert values(sql) == values(orm)
     assert values(sql.session) == values(orm.session)
     assert values(sql.session.group) == values(orm.session.group)
-    assert sql.session.point_value == Decimal("0.25") and sql.document["points"] == OUTCOME["points"]
+    assert sql.session.point_value == Decimal("0.25")
+    assert sql.document["points"] == OUTCOME["points"]
     assert sql.finished_at is not None and sql.finished_at.tzinfo is not None
     with CaptureQueriesContext(connection) as queries:
         assert sql.session.group.name == table.group.name  # read with it: no query

@@ -31,6 +31,11 @@ def _quoted(db: BaseDatabaseWrapper, field: "Field[Any, Any]") -> str:
 
 def columns(model: type[models.Model], alias: str) -> str:
     """Every concrete column of `model`, in the model's order, from the table named `alias`."""
+    return _columns(model, alias, _db().vendor)
+
+
+@cache
+def _columns(model: type[models.Model], alias: str, vendor: str) -> str:
     db = _db()
     return ", ".join(f"{alias}.{_quoted(db, f)}" for f in model._meta.concrete_fields)
 
