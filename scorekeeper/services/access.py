@@ -164,7 +164,7 @@ def audit(
 
     The INSERT is written as SQL (scorekeeper.db.rows): every write makes one, inside the write
     transaction that on SQLite every other table waits for, and AuditEntry.objects.create took
-    220 µs of CPU against 55 µs for the same statement.
+    263 µs of CPU against 159 µs this way (bench/web_floor.py, 2026-11-22).
     """
     group_id = session.group_id if session is not None else group.pk if group is not None else None
     if group_id is None:
