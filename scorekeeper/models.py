@@ -454,6 +454,21 @@ class MembershipQuerySet(models.QuerySet["Membership"]):
             who |= Q(user=user)
         return self.filter(who)
 
+    def live_in(
+        self, group_id: int, device_id: int | None, user_id: int | None
+    ) -> "list[Membership]":
+        """The unrevoked memberships of the group held by this device or account: as SQL,
+        `Membership.objects.for_visitor(device_id, user).filter(group_id=group_id,
+        revoked_at__isnull=True)`. Every request makes this read: the ORM took 0.34 ms of CPU
+        for it against 0.09 ms as SQL (in-process, 2026-11-21, through `raw` then)."""
+        return rows.of(
+            Membership,
+            f"SELECT {rows.columns(Membership, 'm')} FROM {Membership._meta.db_table} m"
+            " WHERE m.group_id = %s AND m.revoked_at IS NULL"
+            " AND (m.device_id = %s OR m.user_id = %s)",
+            [group_id, device_id, user_id],
+        )
+
 
 class Membership(models.Model):
     """A device's (or account's) place in a group, with its role."""
