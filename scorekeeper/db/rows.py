@@ -61,15 +61,18 @@ def select(
     if converters := _converters(kinds, db.vendor):
         compiler = db.ops.compiler("SQLCompiler")(None, db, db.alias)  # type: ignore[arg-type]
         found = list(compiler.apply_converters(found, converters))
-    read = []
-    for row in found:
-        instances, at = [], 0
-        for kind in kinds:
-            names = [f.attname for f in kind._meta.concrete_fields]
-            instances.append(kind.from_db(db.alias, names, row[at : at + len(names)]))
-            at += len(names)
-        read.append(tuple(instances))
-    return read
+    layout, at = [], 0  # each kind, its field names, and where its columns start in a row
+    for kind in kinds:
+        names = [f.attname for f in kind._meta.concrete_fields]
+        layout.append((kind, names, at))
+        at += len(names)
+    return [
+        tuple(
+            kind.from_db(db.alias, names, row[start : start + len(names)])
+            for kind, names, start in layout
+        )
+        for row in found
+    ]
 
 
 def of[M: models.Model](kind: type[M], sql: str, params: Sequence[Any]) -> list[M]:
