@@ -82,7 +82,16 @@ def hot_path() -> list[str]:
     from django.db import transaction
 
     from scorekeeper.db import rows
-    from scorekeeper.models import AuditEntry, Game, Group, LedgerLine, Player, Session
+    from scorekeeper.models import (
+        AuditEntry,
+        Device,
+        Game,
+        Group,
+        LedgerLine,
+        Membership,
+        Player,
+        Session,
+    )
     from scorekeeper.services import games, sessions
     from scorekeeper.services.access import audit
 
@@ -92,6 +101,8 @@ def hot_path() -> list[str]:
         group=group, players=["Ann", "Bee", "Cat", "Dan"], stake_level="sian",
         point_value=Decimal("0.5"),
     )  # fmt: skip
+    phone = Device.objects.create()
+    Membership.objects.create(group=group, role=Membership.Role.HOST, device=phone)
     outcome = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 1, "Cat": 2}}
     outcome["points"]["Dan"] = 3
     for _ in range(20):
@@ -122,16 +133,26 @@ def hot_path() -> list[str]:
             for p in (bee, cat, dan)
         ]
 
+    def memberships() -> list[Membership]:  # the phone's, as the ORM read them
+        return list(
+            Membership.objects.for_visitor(phone.pk, None).filter(
+                group_id=group.pk, revoked_at__isnull=True
+            )
+        )
+
     pairs = {
-        "the game with its session and group (game_for)": (
-            lambda: Game.objects.select_related("session__group").get(
-                pk=game.pk, session_id=session.pk
+        "the game with its session and group, and the phone's memberships (game_for)": (
+            lambda: (
+                Game.objects.select_related("session__group").get(
+                    pk=game.pk, session_id=session.pk
+                ),
+                memberships(),
             ),
-            lambda: Game.objects.in_session(game.pk, session.pk),
+            lambda: Game.objects.admitting(game.pk, session.pk, phone.pk, None),
         ),
-        "the session with its group (session_for)": (
-            lambda: Session.objects.select_related("group").get(pk=session.pk),
-            lambda: Session.objects.with_group(session.pk),
+        "the session with its group, and the phone's memberships (session_for)": (
+            lambda: (Session.objects.select_related("group").get(pk=session.pk), memberships()),
+            lambda: Session.objects.admitting(session.pk, phone.pk, None),
         ),
         "the game and its session, locked (lock_game)": (
             lambda: (

@@ -41,22 +41,29 @@ def visitor_memberships(request: HtmxHttpRequest) -> "list[Membership]":
     )
 
 
+def _visitor(request: HtmxHttpRequest) -> tuple[int | None, int | None]:
+    """The ids of this visitor's device (as the session holds it) and signed-in account."""
+    user = request.user
+    return request.session.get(DEVICE_KEY), user.pk if user.is_authenticated else None
+
+
 def membership_in(request: HtmxHttpRequest, group: Group) -> Membership | None:
     """Return the visitor's strongest membership of `group`: the group's rows only, no join.
 
     The memberships of this device, or of the signed-in account on any device
     (`Membership.objects.live_in`, one statement written as SQL).
     """
-    user = request.user
-    user_id = user.pk if user.is_authenticated else None
-    mine = Membership.objects.live_in(group.pk, request.session.get(DEVICE_KEY), user_id)
+    mine = Membership.objects.live_in(group.pk, *_visitor(request))
     for m in mine:
         m.group = group  # the caller's, already read
+    return _strongest(mine)
+
+
+def _strongest(mine: list[Membership]) -> Membership | None:
     return max(mine, key=lambda m: Membership.RANK[Membership.Role(m.role)], default=None)
 
 
-def _admit(request: HtmxHttpRequest, group: Group, role: str) -> Membership:
-    membership = membership_in(request, group)
+def _admit(request: HtmxHttpRequest, membership: Membership | None, role: str) -> Membership:
     if membership is None:
         raise Http404("no such group")
     if not membership.can(role):
@@ -67,7 +74,7 @@ def _admit(request: HtmxHttpRequest, group: Group, role: str) -> Membership:
 
 def group_for(request: HtmxHttpRequest, group_id: int, role: str = VIEWER) -> Group:
     group = get_object_or_404(Group, pk=group_id)
-    _admit(request, group, role)
+    _admit(request, membership_in(request, group), role)
     return group
 
 
@@ -77,7 +84,7 @@ def player_for(
     """Admit the visitor to a player of a group: one read for the player and the group."""
     players = Player.objects.select_related("group")
     player = get_object_or_404(players, pk=player_id, group_id=group_id)
-    _admit(request, player.group, role)
+    _admit(request, membership_in(request, player.group), role)
     return player
 
 
@@ -86,12 +93,13 @@ def session_for(
 ) -> Session:
     """Admit the visitor to a session; `race` names the kind of sheet the view is for.
 
-    A Knock Dummy address asked for a race session (or the other way round) does not exist.
+    One read for the session, its group and the visitor's memberships of it. A Knock Dummy
+    address asked for a race session (or the other way round) does not exist.
     """
-    session = Session.objects.with_group(session_id)
+    session, mine = Session.objects.admitting(session_id, *_visitor(request))
     if session is None:
         raise Http404("no such session")
-    _admit(request, session.group, role)
+    _admit(request, _strongest(mine), role)
     if race is not None and session.is_race != race:
         raise Http404("not this kind of game")
     return session
@@ -105,11 +113,12 @@ def game_for(
     *,
     race: bool | None = None,
 ) -> Game:
-    """Admit the visitor to a game of a session: one read for the game, its session and group."""
-    game = Game.objects.in_session(game_id, session_id)
+    """Admit the visitor to a game of a session: one read for the game, its session and group,
+    and the visitor's memberships of the group."""
+    game, mine = Game.objects.admitting(game_id, session_id, *_visitor(request))
     if game is None:
         raise Http404("no such game")
-    _admit(request, game.session.group, role)
+    _admit(request, _strongest(mine), role)
     if race is not None and game.session.is_race != race:
         raise Http404("not this kind of game")
     return game
@@ -126,7 +135,7 @@ def transfer_for(
     """Admit the visitor to a transfer of a session: one read for it, its session and group."""
     transfers = Transfer.objects.select_related("session__group", "payer", "payee")
     transfer = get_object_or_404(transfers, pk=transfer_id, session_id=session_id)
-    _admit(request, transfer.session.group, role)
+    _admit(request, membership_in(request, transfer.session.group), role)
     if race is not None and transfer.session.is_race != race:
         raise Http404("not this kind of game")
     return transfer
