@@ -1,13 +1,19 @@
 """Where a request's time goes: cProfile of POST finish, POST start and GET table, in-process.
 
-A fresh SQLite file, debug on, Django's test Client as the host's phone (as bench/web_pages.py).
-The session has BENCH_PROFILE_GAMES games first (default 100, played through the services), then
+A fresh SQLite file, Django's test Client as the host's phone (as bench/web_pages.py), the forms
+posted URL-encoded as a browser and bench/web_record.py post them. The session has
+BENCH_PROFILE_GAMES games first (default 100, played through the services), then
 BENCH_PROFILE_N (default 200) games are recorded through the views, each as POST start and
 POST finish; cProfile runs only around the request named by --request.
+
+Debug is on unless BENCH_PROFILE_DEBUG=0, which serves with the settings of `make serve`
+(bench/phone_settings.py: debug off, plain HTTP), as bench/web_record.py measures: debug on
+keeps every statement and its time, which the profile then counts.
 
     uv run python bench/web_profile.py --request finish
     uv run python bench/web_profile.py --request start
     uv run python bench/web_profile.py --request table
+    BENCH_PROFILE_DEBUG=0 BENCH_SORT=tottime uv run python bench/web_profile.py --request finish
 """
 
 import argparse
@@ -27,8 +33,12 @@ sys.path.insert(0, str(ROOT))
 TMP = tempfile.TemporaryDirectory(prefix="scorekeeper-profile-")
 os.environ.pop("DATABASE_URL", None)
 os.environ["SCOREKEEPER_SQLITE"] = str(Path(TMP.name) / "profile.sqlite3")
-os.environ["SCOREKEEPER_DEBUG"] = "1"
-os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+DEBUG = os.environ.get("BENCH_PROFILE_DEBUG", "1") != "0"
+os.environ["SCOREKEEPER_DEBUG"] = "1" if DEBUG else "0"
+os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings" if DEBUG else "phone_settings"
+os.environ["BENCH_STATIC_ROOT"] = str(Path(TMP.name) / "static")  # read only with debug off
+os.environ.setdefault("SCOREKEEPER_SECRET_KEY", "bench-profile-" + os.urandom(16).hex())
+sys.path.insert(0, str(ROOT / "bench"))
 
 import django  # noqa: E402
 
@@ -37,14 +47,14 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 from django.test import Client  # noqa: E402
+from django.utils.http import urlencode  # noqa: E402
+from webbench import bounded, finish_data, machine, new_key  # noqa: E402
 
 from scorekeeper.models import Game, Group  # noqa: E402
 from scorekeeper.services import games, sessions  # noqa: E402
 
-sys.path.insert(0, str(ROOT / "bench"))
-from webbench import bounded, finish_data, machine, new_key  # noqa: E402
-
 NAMES = ["Ann", "Bee", "Cat", "Dan"]
+FORM = "application/x-www-form-urlencoded"
 
 
 def main() -> None:
@@ -76,7 +86,7 @@ def main() -> None:
         if args.request == "start":
             profiler.enable()
         t0 = time.perf_counter()
-        assert client.post(f"/s/{sid}/games/start", data).status_code == 302
+        assert client.post(f"/s/{sid}/games/start", urlencode(data), FORM).status_code == 302
         if args.request == "start":
             spent += time.perf_counter() - t0
             profiler.disable()
@@ -85,7 +95,10 @@ def main() -> None:
         if args.request == "finish":
             profiler.enable()
         t0 = time.perf_counter()
-        assert client.post(f"/s/{sid}/games/{game.pk}/finish", data).status_code == 302
+        assert (
+            client.post(f"/s/{sid}/games/{game.pk}/finish", urlencode(data), FORM).status_code
+            == 302
+        )
         if args.request == "finish":
             spent += time.perf_counter() - t0
             profiler.disable()
