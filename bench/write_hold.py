@@ -1,16 +1,19 @@
 """How long a recorded game holds SQLite's write lock, a part no other save runs beside.
 
 In-process, debug off, a fresh SQLite file: a phone's cookies made by Django's test Client, then
-BENCH_HOLD_N (default 600) games recorded through Django's WSGI handler as gunicorn or granian
-would call it (POST start, POST finish, form-encoded), after 50 games of warm-up. The backend's
+BENCH_HOLD_N (default 600) games recorded through the app's WSGI application
+(scorekeeper/wsgi.py) as gunicorn or granian would call it (POST start, POST finish,
+form-encoded), after 50 games of warm-up. The backend's
 write queue (scorekeeper/db/sqlite3/base.py) is timed from taking its flock to letting it go:
 that is the write transaction, from BEGIN to after COMMIT. With several writers, the games a
-second SQLite can record are at most 1 / (the lock's hold per game).
+second SQLite can record are at most 1 / (the lock's hold per game). Python's garbage
+collections during the games are timed too (gc.callbacks): each holds up the request it runs in.
 
     uv run python bench/write_hold.py
     ROOT=/path/to/another/checkout uv run python bench/write_hold.py   # the same, on other code
 """
 
+import gc
 import io
 import os
 import re
@@ -42,7 +45,6 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
@@ -55,6 +57,15 @@ from webbench import bounded, finish_data, machine  # noqa: E402
 
 held: list[float] = []
 commits: list[float] = []
+collections: dict[int, list[float]] = {0: [], 1: [], 2: []}  # each generation's pauses
+began: list[float] = []
+
+
+def _collecting(phase: str, info: dict[str, int]) -> None:
+    if phase == "start":
+        began.append(time.perf_counter())
+    elif began:
+        collections[info["generation"]].append(time.perf_counter() - began.pop())
 
 
 Wrapper = base.DatabaseWrapper  # the app's SQLite backend: its write queue and COMMIT timed
@@ -104,7 +115,8 @@ def main() -> None:
     csrf = "a" * 32
     cookies = "; ".join(f"{k}={v.value}" for k, v in client.cookies.items())
     cookies += f"; csrftoken={csrf}"
-    app = WSGIHandler()
+    from scorekeeper.wsgi import application as app  # as granian loads it
+
 
     def post(path: str, data: dict[str, object]) -> str:
         body = urlencode(data).encode()
@@ -137,10 +149,12 @@ def main() -> None:
         game()
     held.clear()
     commits.clear()
+    gc.callbacks.append(_collecting)
     cpu = time.process_time()
     for _ in range(n):
         game()
     cpu = (time.process_time() - cpu) / n
+    gc.callbacks.remove(_collecting)
     hold = sorted(held)
     per_game = sum(hold) / n
     print(
@@ -151,6 +165,13 @@ def main() -> None:
         f"most {1 / per_game:.0f} games/s however many writers\n"
         f"of it, COMMIT (fsync of the WAL): median {statistics.median(commits) * 1000:.2f} ms"
     )
+    print(f"garbage collections in the {n} games ({gc.get_freeze_count()} objects frozen):")
+    for generation, pauses in collections.items():
+        longest = max(pauses, default=0) * 1000
+        print(
+            f"  generation {generation}: {len(pauses)}, {sum(pauses) * 1000:.1f} ms in all, "
+            f"the longest {longest:.1f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -58,6 +58,21 @@ def test_the_deploy_check_reports_nothing_with_production_settings(tmp_path):
     assert "System check identified no issues" in result.stdout
 
 
+def test_a_served_process_keeps_what_it_loaded_out_of_the_collectors_sight(tmp_path):
+    """scorekeeper/wsgi.py, as granian loads it, freezes what it loaded: a full collection no
+    longer walks Django and the app (60-83 ms a collection before, docs/performance.md)."""
+    env = {**os.environ, "SCOREKEEPER_SQLITE": str(tmp_path / "db.sqlite3")}
+    env.pop("DATABASE_URL", None)
+    code = "import gc, scorekeeper.wsgi; print(gc.get_freeze_count(), len(gc.get_objects()))"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    frozen, tracked = map(int, result.stdout.split())
+    assert frozen > 20_000  # Django, the apps, their models, the middleware
+    assert tracked < frozen / 10  # what a collection still walks
+
+
 def test_production_refuses_to_start_without_its_own_secret(tmp_path):
     env = {**os.environ, "SCOREKEEPER_DEBUG": "0", "SCOREKEEPER_SECRET_KEY": ""}
     result = subprocess.run(
