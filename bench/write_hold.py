@@ -117,7 +117,6 @@ def main() -> None:
     cookies += f"; csrftoken={csrf}"
     from scorekeeper.wsgi import application as app  # as granian loads it
 
-
     def post(path: str, data: dict[str, object]) -> str:
         body = urlencode(data).encode()
         environ = {
