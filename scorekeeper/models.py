@@ -489,8 +489,8 @@ _LIVE = "m.revoked_at IS NULL AND (m.device_id = %s OR m.user_id = %s)"
 
 def _visitor_join() -> str:
     """Join the visitor's live memberships of group `gr` as `m`: one row for each, or one row
-    of NULLs if there is none (LEFT JOIN), so a stranger still learns the page exists only as
-    a 404, from the same single read."""
+    of NULLs if there is none (LEFT JOIN). A stranger's read still finds the session, and the
+    admission check answers 404 as if it did not exist."""
     return f" LEFT JOIN {Membership._meta.db_table} m ON m.group_id = gr.id AND {_LIVE}"
 
 
