@@ -328,8 +328,13 @@ def serve(db: Database, **options: Any) -> Iterator[Server]:
 def cpu_seconds(pgid: int | None = None, cmdline: str = "") -> float:
     """CPU time (user + system) of the live processes in process group `pgid`, or whose command
     line contains `cmdline` (a PostgreSQL backend shows its database there). Reads /proc only."""
+    return sum(cpu_by_process(pgid, cmdline).values())
+
+
+def cpu_by_process(pgid: int | None = None, cmdline: str = "") -> dict[int, float]:
+    """cpu_seconds, process by process: {pid: seconds}."""
     tick = os.sysconf("SC_CLK_TCK")
-    total = 0
+    found = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -342,10 +347,29 @@ def cpu_seconds(pgid: int | None = None, cmdline: str = "") -> float:
                 errors="replace"
             ):
                 continue
-            total += int(fields[11]) + int(fields[12])  # utime, stime
+            found[int(entry)] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
         except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
             continue
-    return total / tick
+    return found
+
+
+def connections_by_process(port: int) -> dict[int, int]:
+    """How many established connections to `port` each server process holds: {pid: count}.
+
+    Read with iproute2's `ss`; empty if it is missing. A kept-alive connection stays with the
+    worker that accepted it, so this is how the writers' requests are split between workers.
+    """
+    try:
+        out = subprocess.run(
+            ["ss", "-tnpH", "state", "established", f"( sport = :{port} )"],
+            capture_output=True, text=True, timeout=10, check=True,
+        ).stdout  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    counts: dict[int, int] = {}
+    for pid in re.findall(r"pid=(\d+)", out):
+        counts[int(pid)] = counts.get(int(pid), 0) + 1
+    return counts
 
 
 # -- a phone --------------------------------------------------------------------------------------
