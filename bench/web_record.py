@@ -40,6 +40,7 @@ CPU a request, http.client about a fifth of that.
     uv run python bench/web_record.py                  # both databases, 30 s each
     BENCH_SECONDS=10 uv run python bench/web_record.py --db sqlite --loop phone
     BENCH_TABLES=1 uv run python bench/web_record.py    # one writer: the time without contention
+    BENCH_CONNECT=request uv run python bench/web_record.py --rate 150   # a connection a request
     uv run python bench/web_record.py --rate 150        # the aims: 150 games/s offered, p95
 
 Aims (reported, not asserted): p95 of the finish POST <= 20 ms, >= 150 games recorded per second.
@@ -80,6 +81,9 @@ from webbench import (
 TABLES = int(os.environ.get("BENCH_TABLES", "10"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))  # a process a core, 1 thread: best measured
 THREADS = int(os.environ.get("BENCH_THREADS", "1"))
+# kept: each writer's connection is kept alive for the whole run, with the worker that accepted
+# it; request: a new connection for every request, as a phone whose saves are minutes apart
+CONNECT = os.environ.get("BENCH_CONNECT", "kept")
 P95_AIM = 0.020
 RATE_AIM = 150.0
 KEPT_PACE = 0.99  # of the games an open loop offers in its window: a server that keeps pace
@@ -120,6 +124,8 @@ class Wire:
         self.connection.request("POST", path, urlencode(data), self.headers)
         response = self.connection.getresponse()
         response.read()
+        if CONNECT == "request":  # the next request connects again, to whichever worker accepts
+            self.connection.close()
         return response.status, response.getheader("Location", "")
 
     def close(self) -> None:
@@ -398,7 +404,8 @@ def main() -> None:
     print(machine())
     print(
         f"{TABLES} writers, {seconds:.0f} s measured after {warmup:.0f} s of warm-up, "
-        f"serving {args.serve}, granian {WORKERS} workers × {THREADS} threads"
+        f"serving {args.serve}, granian {WORKERS} workers × {THREADS} threads, "
+        f"connections: {CONNECT}"
     )
     kinds = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
     for kind in kinds:
