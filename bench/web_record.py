@@ -59,6 +59,7 @@ from urllib.parse import urlencode, urlsplit
 
 from webbench import (
     Database,
+    Front,
     Phone,
     Server,
     bounded,
@@ -75,6 +76,7 @@ from webbench import (
     percentile,
     production_env,
     serve,
+    serve_behind_nginx,
     verdict,
 )
 
@@ -222,7 +224,7 @@ def _phone(writer: Writer, until: float) -> None:
 
 
 def run(
-    kind: str, seconds: float, warmup: float, mode: str, serving: str, rate: float
+    kind: str, seconds: float, warmup: float, mode: str, serving: str, rate: float, front: str
 ) -> dict[str, object]:
     with (
         tempfile.TemporaryDirectory(prefix="scorekeeper-static-") as static_root,
@@ -231,12 +233,15 @@ def run(
         extra = production_env(static_root) if serving == "production" else {}
         if extra:
             collectstatic(db, extra)
+        if front == "nginx":  # WORKERS single-worker servers, each request to the least busy
+            with serve_behind_nginx(db, WORKERS, extra, THREADS) as front_server:
+                return _record(db, front_server, seconds, warmup, mode, rate)
         with serve(db, env=extra, workers=WORKERS, threads=THREADS) as server:
             return _record(db, server, seconds, warmup, mode, rate)
 
 
 def _record(
-    db: Database, server: Server, seconds: float, warmup: float, mode: str, rate: float
+    db: Database, server: Server | Front, seconds: float, warmup: float, mode: str, rate: float
 ) -> dict[str, object]:
     writers = []
     for n in range(1, TABLES + 1):
@@ -255,18 +260,20 @@ def _record(
     for t in threads:
         t.start()
     time.sleep(max(0.0, window_start - time.monotonic()))
-    assert server.process is not None
     pg = f" {db.name} " if db.kind == "postgresql" else ""  # a backend of our database
-    cpu0 = (cpu_seconds(server.process.pid), cpu_seconds(cmdline=pg) if pg else 0.0)
+    cpu0 = (_cpu(server), cpu_seconds(cmdline=pg) if pg else 0.0)
     me0 = sum(os.times()[:2])
-    by_worker0 = cpu_by_process(server.process.pid)
-    connections = connections_by_process(server.port)
+    by_worker0 = _cpu_by_process(server)
+    connections = {
+        pid: n for port in server.app_ports for pid, n in connections_by_process(port).items()
+    }
+    mark = server.log_mark()  # the warm-up's requests are in the log before this
     for t in threads:
         t.join(timeout=seconds + warmup + 120)
     ended = time.monotonic()
-    cpu1 = (cpu_seconds(server.process.pid), cpu_seconds(cmdline=pg) if pg else 0.0)
+    cpu1 = (_cpu(server), cpu_seconds(cmdline=pg) if pg else 0.0)
     me1 = sum(os.times()[:2])
-    by_worker1 = cpu_by_process(server.process.pid)
+    by_worker1 = _cpu_by_process(server)
     load_after = loadavg()
     for w in writers:
         w.phone.close()
@@ -275,9 +282,8 @@ def _record(
     timed = [s for w in writers for (t0, s) in w.finishes if t0 >= window_start]
     starts = [s for w in writers for (t0, s) in w.starts if t0 >= window_start]
     window = max(ended, until) - window_start
-    server_side = server.access_times("POST", r"/s/\d+/games/\d+/finish")
+    server_side = server.access_times("POST", r"/s/\d+/games/\d+/finish", since=mark)
     warm_count = sum(1 for w in writers for (t0, _s) in w.finishes if t0 < window_start)
-    server_side = server_side[warm_count:]  # the access log is in order of completion
     with closing(db.connect()) as conn:
         settled = conn.execute(
             "SELECT count(*) FROM scorekeeper_game WHERE status = 'settled'"
@@ -315,6 +321,15 @@ def _record(
     }
 
 
+def _cpu(server: Server | Front) -> float:
+    """CPU of every process serving: granian's, and nginx's in front of them."""
+    return sum(cpu_seconds(group) for group in server.groups)
+
+
+def _cpu_by_process(server: Server | Front) -> dict[int, float]:
+    return {pid: s for group in server.groups for pid, s in cpu_by_process(group).items()}
+
+
 def _workers(
     before: dict[int, float], after: dict[int, float], connections: dict[int, int]
 ) -> list[tuple[float, int]]:
@@ -331,7 +346,8 @@ def cpu_line(r: dict[str, object]) -> str:
     cores = os.cpu_count() or 1
     per_game = (g + pg) / games
     return (
-        f"CPU in the window: granian {g:.1f} s, PostgreSQL backends {pg:.1f} s, this client "
+        f"CPU in the window: the server (granian, and nginx in front if any) {g:.1f} s, "
+        f"PostgreSQL backends {pg:.1f} s, this client "
         f"{me:.1f} s ({me / games * 1000:.1f} ms a game); the server side spends "
         f"{per_game * 1000:.1f} ms of CPU per game (start + finish): at most "
         f"{cores / per_game:.0f} games/s on {cores} idle cores"
@@ -395,6 +411,12 @@ def main() -> None:
     parser.add_argument("--loop", choices=["lean", "phone"], default="lean")
     parser.add_argument("--serve", choices=["production", "debug"], default="production")
     parser.add_argument("--rate", type=float, default=0.0, help="games/s offered; 0: closed loop")
+    parser.add_argument(
+        "--front",
+        choices=["none", "nginx"],
+        default="none",
+        help="nginx: BENCH_WORKERS granian servers of one worker each, nginx balancing in front",
+    )
     args = parser.parse_args()
     if args.rate and args.loop != "lean":
         parser.error("--rate paces the lean loop only")
@@ -404,12 +426,19 @@ def main() -> None:
     print(machine())
     print(
         f"{TABLES} writers, {seconds:.0f} s measured after {warmup:.0f} s of warm-up, "
-        f"serving {args.serve}, granian {WORKERS} workers × {THREADS} threads, "
-        f"connections: {CONNECT}"
+        f"serving {args.serve}, "
+        + (
+            f"nginx (least_conn) in front of {WORKERS} granian servers of 1 worker × {THREADS} "
+            "threads"
+            if args.front == "nginx"
+            else f"granian {WORKERS} workers × {THREADS} threads"
+        )
+        + f", connections: {CONNECT}"
     )
     kinds = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
     for kind in kinds:
-        print(report(run(kind, seconds, warmup, args.loop, args.serve, args.rate)), flush=True)
+        result = run(kind, seconds, warmup, args.loop, args.serve, args.rate, args.front)
+        print(report(result), flush=True)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ and is stopped (SIGTERM, then SIGKILL of that group only) when the benchmark end
 import math
 import os
 import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -16,7 +17,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import closing, contextmanager, suppress
+from contextlib import ExitStack, closing, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -275,11 +276,28 @@ class Server:
             os.killpg(pgid, signal.SIGKILL)
         self.process.wait(timeout=30)
 
-    def access_times(self, method: str, pattern: str, status: str = "") -> list[float]:
+    @property
+    def groups(self) -> list[int]:
+        """The process groups serving: granian's (start_new_session: its pid)."""
+        assert self.process is not None
+        return [self.process.pid]
+
+    @property
+    def app_ports(self) -> list[int]:
+        return [self.port]
+
+    def log_mark(self) -> dict[Path, int]:
+        """How many lines each access log has now: access_times(since=…) reads only later ones."""
+        return {self.log_path: len(self.log_path.read_text(errors="replace").splitlines())}
+
+    def access_times(
+        self, method: str, pattern: str, status: str = "", since: dict[Path, int] | None = None
+    ) -> list[float]:
         """Server-side request times (seconds) from the access log for matching requests."""
         found = []
         regex = re.compile(pattern)
-        for line in self.log_path.read_text(errors="replace").splitlines():
+        lines = self.log_path.read_text(errors="replace").splitlines()
+        for line in lines[(since or {}).get(self.log_path, 0) :]:
             parts = line.split()
             if len(parts) != 5 or parts[0] != "ACCESS" or (status and parts[3] != status):
                 continue
@@ -289,6 +307,112 @@ class Server:
 
     def tracebacks(self) -> int:
         return self.log_path.read_text(errors="replace").count("Traceback (most recent call last)")
+
+
+NGINX_CONF = """\
+user root;
+worker_processes 1;
+daemon off;
+pid {d}/nginx.pid;
+error_log {d}/error.log;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {d}/body;
+    proxy_temp_path {d}/proxy;
+    fastcgi_temp_path {d}/fastcgi;
+    uwsgi_temp_path {d}/uwsgi;
+    scgi_temp_path {d}/scgi;
+    upstream app {{
+        least_conn;
+{servers}
+        keepalive 32;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://app;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+        }}
+    }}
+}}
+"""
+
+
+@dataclass
+class Front:
+    """nginx in front of several single-worker granian servers on one database.
+
+    Each request goes to the server with the fewest requests in flight (`least_conn`), over
+    connections nginx keeps alive to them: the balance is per request, whatever connection the
+    phone came on. The README's "Serving it for real" describes this deployment.
+    """
+
+    apps: list[Server]
+    logs: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def groups(self) -> list[int]:
+        assert self.process is not None
+        return [group for app in self.apps for group in app.groups] + [self.process.pid]
+
+    @property
+    def app_ports(self) -> list[int]:
+        return [app.port for app in self.apps]
+
+    def start(self) -> "Front":
+        if shutil.which("nginx") is None:
+            raise RuntimeError("no nginx: `apt-get install nginx-light` (Debian) for --front nginx")
+        servers = "\n".join(f"        server 127.0.0.1:{app.port};" for app in self.apps)
+        conf = self.logs / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(d=self.logs, servers=servers, port=self.port))
+        self.process = subprocess.Popen(
+            ["nginx", "-c", str(conf), "-p", str(self.logs)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"nginx exited at start: {(self.logs / 'error.log').read_text()}"
+                )
+            with suppress(httpx.TransportError):
+                if httpx.get(self.url + "/", timeout=5).status_code == 200:
+                    return self
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("nginx did not answer in 30 s")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            with suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+            with suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=15)
+            with suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+    def log_mark(self) -> dict[Path, int]:
+        return {path: n for app in self.apps for path, n in app.log_mark().items()}
+
+    def access_times(
+        self, method: str, pattern: str, status: str = "", since: dict[Path, int] | None = None
+    ) -> list[float]:
+        return [t for app in self.apps for t in app.access_times(method, pattern, status, since)]
+
+    def tracebacks(self) -> int:
+        return sum(app.tracebacks() for app in self.apps)
 
 
 def collectstatic(db: Database, extra: dict[str, str]) -> None:
@@ -323,6 +447,24 @@ def serve(db: Database, **options: Any) -> Iterator[Server]:
             yield server.start()
         finally:
             server.stop()
+
+
+@contextmanager
+def serve_behind_nginx(
+    db: Database, apps: int, env: dict[str, str], threads: int = 1
+) -> Iterator[Front]:
+    """`apps` granian servers of one worker each, with one secret, and nginx in front (Front)."""
+    env = {**env, "SCOREKEEPER_SECRET_KEY": "bench-" + uuid.uuid4().hex}  # one for all of them
+    with ExitStack() as stack:
+        servers = [
+            stack.enter_context(serve(db, env=env, workers=1, threads=threads)) for _ in range(apps)
+        ]
+        logs = stack.enter_context(tempfile.TemporaryDirectory(prefix="scorekeeper-nginx-"))
+        front = Front(servers, Path(logs))
+        try:
+            yield front.start()
+        finally:
+            front.stop()
 
 
 def cpu_seconds(pgid: int | None = None, cmdline: str = "") -> float:
