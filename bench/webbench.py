@@ -206,6 +206,35 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _wait_answering(
+    name: str, process: subprocess.Popen[bytes], url: str, seconds: float, log: Path
+) -> None:
+    """Wait until `url` answers 200; RuntimeError, with the log, if the process exits first."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            text = log.read_text(errors="replace") if log.exists() else ""
+            raise RuntimeError(f"{name} exited at start:\n{text}")
+        with suppress(httpx.TransportError):
+            if httpx.get(url + "/", timeout=5).status_code == 200:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"{name} did not answer in {seconds:.0f} s")
+
+
+def _stop_group(process: subprocess.Popen[bytes]) -> None:
+    """Stop the process and its group (started with start_new_session: the group id is its
+    pid): SIGTERM, then SIGKILL for whatever is left."""
+    if process.poll() is None:
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        with suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=15)
+    with suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+
+
 # Each request's line in the server's log: method, path, status and granian's own time of it in ms
 # (from handing the request to the app to having its response).
 ACCESS_FORMAT = "ACCESS %(method)s %(path)s %(status)d %(dt_ms).3f"
@@ -252,29 +281,16 @@ class Server:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group: stopped whole, and only it
             )
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"granian exited at start:\n{self.log_path.read_text()}")
-            with suppress(httpx.TransportError):
-                if httpx.get(self.url + "/", timeout=5).status_code == 200:
-                    return self
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("granian did not answer in 90 s")
+        try:
+            _wait_answering("granian", self.process, self.url, 90, self.log_path)
+        except RuntimeError:
+            self.stop()
+            raise
+        return self
 
     def stop(self) -> None:
-        if self.process is None:
-            return
-        pgid = self.process.pid  # start_new_session: the group id is the server's pid
-        if self.process.poll() is None:
-            with suppress(ProcessLookupError):
-                os.killpg(pgid, signal.SIGTERM)
-            with suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=15)
-        with suppress(ProcessLookupError):
-            os.killpg(pgid, signal.SIGKILL)
-        self.process.wait(timeout=30)
+        if self.process is not None:
+            _stop_group(self.process)
 
     @property
     def groups(self) -> list[int]:
@@ -380,28 +396,16 @@ class Front:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(
-                    f"nginx exited at start: {(self.logs / 'error.log').read_text()}"
-                )
-            with suppress(httpx.TransportError):
-                if httpx.get(self.url + "/", timeout=5).status_code == 200:
-                    return self
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("nginx did not answer in 30 s")
+        try:
+            _wait_answering("nginx", self.process, self.url, 30, self.logs / "error.log")
+        except RuntimeError:
+            self.stop()
+            raise
+        return self
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            with suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            with suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=15)
-            with suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=30)
+        if self.process is not None:
+            _stop_group(self.process)
 
     def log_mark(self) -> dict[Path, int]:
         return {path: n for app in self.apps for path, n in app.log_mark().items()}
