@@ -138,7 +138,7 @@ class Session(models.Model):
     point_value = models.DecimalField(max_digits=12, decimal_places=4)  # baht per point
     first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     # Classic Dummy and Gong Zhu: {"house": {...}, "target": ...} as their documents write them.
-    race = models.JSONField(default=dict, blank=True)
+    scoresheet = models.JSONField(default=dict, blank=True)
     started_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
 
@@ -155,8 +155,8 @@ class Session(models.Model):
         return baht(points, self.point_value)
 
     @property
-    def is_race(self) -> bool:
-        """A race to a target (classic Dummy, Gong Zhu): hands are scored, not paid."""
+    def is_scoresheet(self) -> bool:
+        """A score sheet to a target (classic Dummy, Gong Zhu): hands are scored, not paid."""
         return self.ruleset != Session.Ruleset.KNOCK_DUMMY
 
 
@@ -274,7 +274,9 @@ class Game(models.Model):
         default=dict
     )  # the settle contract's input: header, outcome, events
     tie = models.JSONField(null=True, blank=True)  # what a pending tie waits for
-    scores = models.JSONField(null=True, blank=True)  # race games: each player's score of the hand
+    scores = models.JSONField(
+        null=True, blank=True
+    )  # scoresheet games: each player's score of the hand
     last_drawer = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )  # stock-out games: who drew the last card (rule 11)
@@ -592,5 +594,13 @@ class AuditEntry(models.Model):
     # form finds its entry and gets the same result instead of writing again.
     key = models.CharField(max_length=64, unique=True, null=True, blank=True)
 
+    # Actions stored under an earlier name: entries are never rewritten, so read them as today's.
+    RENAMED: ClassVar = {"race-open": "scoresheet-open"}
+
     class Meta:
         ordering = ("-at", "-id")
+
+    @property
+    def kind(self) -> str:
+        """The action under its name today."""
+        return self.RENAMED.get(self.action, self.action)

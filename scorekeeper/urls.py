@@ -1,7 +1,7 @@
 from django.contrib.auth.views import LogoutView
 from django.urls import include, path
 
-from scorekeeper.views import accounts, app, exports, games, groups, members, race, table
+from scorekeeper.views import accounts, app, exports, games, groups, members, scoresheet, table
 
 urlpatterns = [
     path("", groups.index, name="home"),
@@ -15,7 +15,11 @@ urlpatterns = [
     path("groups/new", groups.create, name="group-create"),
     path("g/<int:group_id>/", groups.detail, name="group"),
     path("g/<int:group_id>/sessions/new", groups.session_open, name="session-open"),
-    path("g/<int:group_id>/race/<slug:ruleset>/new", race.race_open, name="race-open"),
+    path(
+        "g/<int:group_id>/race/<slug:ruleset>/new",
+        scoresheet.scoresheet_open,
+        name="scoresheet-open",
+    ),
     path("g/<int:group_id>/members", members.members, name="members"),
     path(
         "g/<int:group_id>/members/<int:membership_id>/remove",
@@ -46,15 +50,19 @@ urlpatterns = [
     path("s/<int:session_id>/games/<int:game_id>/void", games.void, name="game-void"),
     path("s/<int:session_id>/games/<int:game_id>/tie", games.resolve_tie, name="game-tie"),
     path("s/<int:session_id>/games/<int:game_id>/correct", games.correct, name="game-correct"),
-    path("s/<int:session_id>/hands/new", race.hand_new, name="race-hand-new"),
-    path("s/<int:session_id>/hands/preview", race.hand_preview, name="race-preview"),
-    path("s/<int:session_id>/hands/<int:game_id>/", race.hand, name="race-hand"),
-    path("s/<int:session_id>/hands/<int:game_id>/void", race.hand_void, name="race-hand-void"),
-    path("s/<int:session_id>/race/settle", race.settle, name="race-settle"),
-    path("s/<int:session_id>/race/history", race.history, name="race-history"),
+    path("s/<int:session_id>/hands/new", scoresheet.hand_new, name="scoresheet-hand-new"),
+    path("s/<int:session_id>/hands/preview", scoresheet.hand_preview, name="scoresheet-preview"),
+    path("s/<int:session_id>/hands/<int:game_id>/", scoresheet.hand, name="scoresheet-hand"),
+    path(
+        "s/<int:session_id>/hands/<int:game_id>/void",
+        scoresheet.hand_void,
+        name="scoresheet-hand-void",
+    ),
+    path("s/<int:session_id>/race/settle", scoresheet.settle, name="scoresheet-settle"),
+    path("s/<int:session_id>/race/history", scoresheet.history, name="scoresheet-history"),
     path(
         "s/<int:session_id>/race/transfers/<int:transfer_id>/paid",
-        race.transfer_paid,
-        name="race-paid",
+        scoresheet.transfer_paid,
+        name="scoresheet-paid",
     ),
 ]

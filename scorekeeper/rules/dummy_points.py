@@ -1,7 +1,7 @@
 """Classic Dummy to 500 (ดัมมี่ระบบจดแต้ม): the first game of shared/rules/other-games.md.
 
 A deal as the table reports it goes in (`Deal`); each player's score for the deal comes out
-(`DealScore`); scores add up to a race to the target (`Standing`). "The page" is other-games.md;
+(`DealScore`); scores add up toward the target (`Standing`). "The page" is other-games.md;
 "the source" is the Thai Wikipedia article it cites (source/dummy-wikipedia-th.txt).
 """
 
@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from scorekeeper.rules import race
+from scorekeeper.rules import scoresheet
 from scorekeeper.rules.errors import RuleError
 
 RULES = "dummy-points"
@@ -165,7 +165,7 @@ class DealScore:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """Where the race to the target stands after some deals."""
+    """Where the totals stand against the target after some deals."""
 
     totals: Mapping[str, int]
     target: int
@@ -277,7 +277,7 @@ def multiplier(deal: Deal, player: str, raw: int) -> int:
     return 1
 
 
-# -- the race to the target ----------------------------------------------------------------------
+# -- the totals toward the target ------------------------------------------------------------------
 
 
 def standing(totals: Mapping[str, int], target: int = TARGET) -> Standing:
@@ -296,7 +296,7 @@ def standing(totals: Mapping[str, int], target: int = TARGET) -> Standing:
 def next_standing(totals: Mapping[str, int], scores: Mapping[str, int], target: int) -> Standing:
     """Add one deal's scores to the totals, refusing a deal after the match has ended."""
     ended = standing(totals, target).ended
-    return standing(race.add_deal(totals, scores, ended=ended), target)
+    return standing(scoresheet.add_deal(totals, scores, ended=ended), target)
 
 
 def play_match(

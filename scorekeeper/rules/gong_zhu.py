@@ -1,7 +1,7 @@
 """Gong Zhu (ไพ่จับหมู): the second game of shared/rules/other-games.md.
 
 Which point cards each player captured in a deal goes in (`Deal`); each player's score comes out
-(`DealScore`); scores add up to a race to an agreed target (`Standing`), settled pairwise on the
+(`DealScore`); scores add up toward an agreed target (`Standing`), settled pairwise on the
 final totals (`pairwise`). "The page" is other-games.md; "the source" is the Thai Wikipedia article
 it cites (source/gong-zhu-wikipedia-th.txt).
 """
@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scorekeeper.rules import race
+from scorekeeper.rules import scoresheet
 from scorekeeper.rules.errors import RuleError
 
 RULES = "gong-zhu"
@@ -207,7 +207,7 @@ def standing(totals: Mapping[str, int], target: Target = PAGE_TARGET) -> Standin
 def next_standing(totals: Mapping[str, int], scores: Mapping[str, int], target: Target) -> Standing:
     """Add one deal's scores to the totals, refusing a deal after the match has ended."""
     ended = standing(totals, target).ended
-    return standing(race.add_deal(totals, scores, ended=ended), target)
+    return standing(scoresheet.add_deal(totals, scores, ended=ended), target)
 
 
 def play_match(

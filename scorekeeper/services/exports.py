@@ -34,7 +34,7 @@ from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger import session_audit
 
 FORMAT = "scorekeeper-group"
-VERSION = 1
+VERSION = 2  # 2: a session's score-sheet settings under "scoresheet" (1: "race")
 
 CSV_HEADER = (
     "line",
@@ -159,7 +159,7 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
             "fine": s.fine,
             "point_value": str(s.point_value),
             "first_dealer": s.first_dealer.name,
-            "race": s.race,
+            "scoresheet": s.scoresheet,
             "started_at": _at(s.started_at),
             "closed_at": _at(s.closed_at),
             "seats": [],
@@ -299,16 +299,16 @@ def group_import(*, data: dict[str, Any]) -> Group:
         )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ServiceError("import-format", "this is not a Scorekeeper group export", field="data")
-    if data.get("version") != VERSION:
+    if data.get("version") not in (1, VERSION):
         raise ServiceError(
             "import-version",
-            "unknown export version {version!r}: this Scorekeeper reads version {known}",
+            "unknown export version {version!r}: this Scorekeeper reads versions 1 to {known}",
             field="data",
             version=data.get("version"),
             known=VERSION,
         )
     try:
-        group, sessions = _import(data)
+        group, sessions = _import(_upgraded(data))
     except ServiceError:
         raise
     except (IntegrityError, DataError) as error:  # what the database's own constraints refuse
@@ -495,6 +495,20 @@ def _import(data: dict[str, Any]) -> tuple[Group, list[Session]]:
     return group, sessions
 
 
+def _upgraded(data: dict[str, Any]) -> dict[str, Any]:
+    """Return an export of an earlier version in today's shape (version 1 named a session's
+    score-sheet settings "race")."""
+    if data["version"] == VERSION or not isinstance(data.get("sessions"), list):
+        return data
+    sessions = [
+        {("scoresheet" if k == "race" else k): v for k, v in s.items()}
+        if isinstance(s, dict)
+        else s
+        for s in data["sessions"]
+    ]
+    return {**data, "version": VERSION, "sessions": sessions}
+
+
 def _session_import(
     group: Group, players: dict[str, Player], raw: Any, where: str
 ) -> tuple[Session, list[Game], list[list[Event]], list[Transfer]]:
@@ -515,7 +529,7 @@ def _session_import(
             fine=_get(raw, "fine", int, where),
             point_value=value,
             first_dealer=_player(raw, "first_dealer", players, where),
-            race=_get(raw, "race", dict, where),
+            scoresheet=_get(raw, "scoresheet", dict, where),
             started_at=_when(raw, "started_at", where),
             closed_at=_time(raw, "closed_at", where, null=True),
         ),

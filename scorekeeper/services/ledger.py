@@ -140,8 +140,8 @@ def session_audit(session: Session) -> list[str]:
     """Replay the ledger and re-settle every game; return every disagreement (none: all is well)."""
     problems = []
     lines = list(LedgerLine.objects.for_session(session).select_related("payer", "payee"))
-    if session.is_race:
-        return _race_audit(session, lines)
+    if session.is_scoresheet:
+        return _scoresheet_audit(session, lines)
     replay = _deltas(lines)
     for standing in Standing.objects.filter(session=session).select_related("player"):
         want = replay.get(standing.player_id, Delta())
@@ -159,10 +159,10 @@ def session_audit(session: Session) -> list[str]:
     return problems
 
 
-def _race_audit(session: Session, lines: list[LedgerLine]) -> list[str]:
+def _scoresheet_audit(session: Session, lines: list[LedgerLine]) -> list[str]:
     """A score sheet: totals add up the standing hands, settled replays the payments (only)."""
-    # Imported here: services.race builds on services.sessions, which imports this module.
-    from scorekeeper.services.race import hand_result
+    # Imported here: services.scoresheet builds on services.sessions, which imports this module.
+    from scorekeeper.services.scoresheet import hand_result
 
     problems = [
         f"line {line.pk} is a {line.item} line: a score sheet records payments only"

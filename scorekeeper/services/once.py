@@ -37,7 +37,7 @@ def replayed(key: str | None, action: str) -> AuditEntry | None:
     entry = AuditEntry.objects.select_related("game", "session").filter(key=stored(key)).first()
     if entry is None:
         return None
-    if entry.action != action:
+    if entry.kind != action:
         raise ServiceError("key-reused", "this form was already used for something else")
     return entry
 

@@ -89,18 +89,18 @@ def player_for(
 
 
 def session_for(
-    request: HtmxHttpRequest, session_id: int, role: str = VIEWER, *, race: bool | None = None
+    request: HtmxHttpRequest, session_id: int, role: str = VIEWER, *, scoresheet: bool | None = None
 ) -> Session:
-    """Admit the visitor to a session; `race` names the kind of sheet the view is for.
+    """Admit the visitor to a session; `scoresheet` names the kind of sheet the view is for.
 
     One read for the session, its group and the visitor's memberships of it. A Knock Dummy
-    address asked for a race session (or the other way round) does not exist.
+    address asked for a score-sheet session (or the other way round) does not exist.
     """
     session, mine = Session.objects.admitting(session_id, *_visitor(request))
     if session is None:
         raise Http404("no such session")
     _admit(request, _strongest(mine), role)
-    if race is not None and session.is_race != race:
+    if scoresheet is not None and session.is_scoresheet != scoresheet:
         raise Http404("not this kind of game")
     return session
 
@@ -111,7 +111,7 @@ def game_for(
     game_id: int,
     role: str = VIEWER,
     *,
-    race: bool | None = None,
+    scoresheet: bool | None = None,
 ) -> Game:
     """Admit the visitor to a game of a session: one read for the game, its session and group,
     and the visitor's memberships of the group."""
@@ -119,7 +119,7 @@ def game_for(
     if game is None:
         raise Http404("no such game")
     _admit(request, _strongest(mine), role)
-    if race is not None and game.session.is_race != race:
+    if scoresheet is not None and game.session.is_scoresheet != scoresheet:
         raise Http404("not this kind of game")
     return game
 
@@ -130,12 +130,12 @@ def transfer_for(
     transfer_id: int,
     role: str = VIEWER,
     *,
-    race: bool | None = None,
+    scoresheet: bool | None = None,
 ) -> Transfer:
     """Admit the visitor to a transfer of a session: one read for it, its session and group."""
     transfers = Transfer.objects.select_related("session__group", "payer", "payee")
     transfer = get_object_or_404(transfers, pk=transfer_id, session_id=session_id)
     _admit(request, membership_in(request, transfer.session.group), role)
-    if race is not None and transfer.session.is_race != race:
+    if scoresheet is not None and transfer.session.is_scoresheet != scoresheet:
         raise Http404("not this kind of game")
     return transfer

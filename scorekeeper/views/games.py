@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, push_url
 
+from scorekeeper.error_text import error_text
 from scorekeeper.forms import FinishForm, TieForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.messages import error_text
 from scorekeeper.models import Game, Player, Session
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.knock_dummy import Due, level_warnings
@@ -62,7 +62,7 @@ def _finish_page(
 @require_http_methods(["GET", "POST"])
 def finish(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """The end-of-game screen; saving writes the after-game lines (or leaves a tie pending)."""
-    game = game_for(request, session_id, game_id, PLAYER, race=False)
+    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
     if request.method == "GET" and game.status != Game.Status.IN_PLAY:
         return redirect("game", session_id=session_id, game_id=game.pk)
     form = FinishForm(request.POST or None, players=game.document["players"])
@@ -109,7 +109,7 @@ def _table_now(request: HtmxHttpRequest, session: Session) -> HttpResponse:
 @require_POST
 def preview(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """Preview the settlement of the end-of-game form as it is filled in; writes nothing."""
-    game = game_for(request, session_id, game_id, PLAYER, race=False)
+    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
     form = FinishForm(request.POST, players=game.document["players"])
     return _finish_page(request, game, form)
 
@@ -117,7 +117,7 @@ def preview(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResp
 @require_GET
 def detail(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """One game as recorded: its events, every ledger line with its rule, the 86-87 view."""
-    game = game_for(request, session_id, game_id, race=False)
+    game = game_for(request, session_id, game_id, scoresheet=False)
     lines = game.lines.select_related("payer", "payee", "instead_of", "reverses").order_by("id")
     context: dict[str, Any] = {
         "session": game.session,
@@ -138,7 +138,7 @@ def detail(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespo
 @require_http_methods(["GET", "POST"])
 def void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """Ask, then void: every line reversed, the game kept and struck through."""
-    game = game_for(request, session_id, game_id, HOST, race=False)
+    game = game_for(request, session_id, game_id, HOST, scoresheet=False)
     if request.method == "POST":
         with contextlib.suppress(RuleError):  # already voided: a second tap
             games.game_void(game=game, actor=request.membership)
@@ -148,7 +148,7 @@ def void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespons
 
 @require_POST
 def resolve_tie(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
-    game = game_for(request, session_id, game_id, PLAYER, race=False)
+    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
     form = TieForm(request.POST)
     error = None
     if form.is_valid():
@@ -180,7 +180,7 @@ def resolve_tie(request: HtmxHttpRequest, session_id: int, game_id: int) -> Http
 @require_http_methods(["GET", "POST"])
 def correct(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """Enter a voided game again, corrected, in its place."""
-    voided = game_for(request, session_id, game_id, HOST, race=False)
+    voided = game_for(request, session_id, game_id, HOST, scoresheet=False)
     if voided.status != Game.Status.VOIDED or hasattr(voided, "replaced_by"):
         return redirect("game", session_id=session_id, game_id=voided.pk)
     events = list(voided.events.all())

@@ -6,9 +6,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import charts, stats
+from scorekeeper.error_text import error_text
 from scorekeeper.forms import GroupForm, SessionOpenForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.messages import error_text
 from scorekeeper.models import Group
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, sessions

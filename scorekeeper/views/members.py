@@ -8,9 +8,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scorekeeper.error_text import error_text
 from scorekeeper.forms import InviteForm, JoinForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.messages import error_text
 from scorekeeper.models import Invite, Membership
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access

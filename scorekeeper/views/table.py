@@ -17,13 +17,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from scorekeeper import charts, stats
+from scorekeeper.error_text import error_text
 from scorekeeper.forms import EventForm, SeatForm, SettleForm, StartForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.messages import error_text
 from scorekeeper.models import Event, Game, LedgerLine, Player, Seat, Session
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, sessions
-from scorekeeper.views import live, race
+from scorekeeper.views import live, scoresheet
 from scorekeeper.views.access import HOST, PLAYER, session_for, transfer_for
 from scorekeeper.views.paging import page_asked
 
@@ -125,8 +125,8 @@ def table_context(session: Session) -> dict[str, Any]:
 def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Show the table; an htmx poll gets only the live part, or 204 when nothing changed."""
     session = session_for(request, session_id)
-    if session.is_race:  # classic Dummy and Gong Zhu keep a score sheet, not a ledger
-        return race.table(request, session)
+    if session.is_scoresheet:  # classic Dummy and Gong Zhu keep a score sheet, not a ledger
+        return scoresheet.table(request, session)
     return live.polled(
         request,
         session,
@@ -143,7 +143,7 @@ def _back_to_table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
 
 @require_POST
 def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    session = session_for(request, session_id, PLAYER, race=False)
+    session = session_for(request, session_id, PLAYER, scoresheet=False)
     form = StartForm(request.POST)
     if form.is_valid():
         try:
@@ -166,7 +166,7 @@ def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def event_add(request: HtmxHttpRequest, session_id: int, event_type: str) -> HttpResponse:
     """Record one immediate event of the game in play: its lines are paid at once."""
-    session = session_for(request, session_id, PLAYER, race=False)
+    session = session_for(request, session_id, PLAYER, scoresheet=False)
     game = session.games.filter(status=Game.Status.IN_PLAY).first()
     labels = dict(EVENT_CHOICES)
     if game is None or event_type not in labels:
@@ -218,11 +218,11 @@ def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Close the session and show who pays whom; mark each transfer paid as it is made."""
-    session = session_for(request, session_id, race=False)
+    session = session_for(request, session_id, scoresheet=False)
     board = _scoreboard(session)
     form = SettleForm(request.POST or None, players=[row.player.name for row in board])
     if request.method == "POST":
-        session_for(request, session_id, HOST, race=False)  # closing the night is the host's
+        session_for(request, session_id, HOST, scoresheet=False)  # closing the night is the host's
     if request.method == "POST" and session.is_open and form.is_valid():
         hub = None
         if form.cleaned_data["hub"]:
@@ -245,7 +245,7 @@ def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 
 def _settle_context(session: Session, board: list[Row] | None = None) -> dict[str, Any]:
     board = _scoreboard(session) if board is None else board
-    rows = race.transfer_rows(session)  # one reader of transfers for both kinds of night
+    rows = scoresheet.transfer_rows(session)  # one reader of transfers for both kinds of night
     return {
         "session": session,
         "board": board,
@@ -270,7 +270,7 @@ def _share_text(session: Session, board: list[Row], rows: list[dict[str, Any]]) 
 
 @require_POST
 def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -> HttpResponse:
-    transfer = transfer_for(request, session_id, transfer_id, PLAYER, race=False)
+    transfer = transfer_for(request, session_id, transfer_id, PLAYER, scoresheet=False)
     # A refusal means the transfer is already as asked (a double tap): show the page as it is.
     with contextlib.suppress(RuleError):
         if request.POST.get("undo"):
@@ -285,14 +285,14 @@ def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -
 @require_GET
 def summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """A clean page of the night's result, for a screenshot."""
-    session = session_for(request, session_id, race=False)
+    session = session_for(request, session_id, scoresheet=False)
     return render(request, "table/summary.html", _settle_context(session))
 
 
 @require_GET
 def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """The night as it reads later: its games in order, a page at a time, and the settle-up."""
-    session = session_for(request, session_id, race=False)
+    session = session_for(request, session_id, scoresheet=False)
     page = page_asked(request.GET.get("page"))
     start = (page - 1) * HISTORY_PAGE
     in_order = session.games.order_by("number", "started_at", "pk")

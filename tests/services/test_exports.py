@@ -3,7 +3,9 @@
 import copy
 import csv
 import io
+import json
 from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 
 import pytest
 from django.db import transaction
@@ -227,7 +229,7 @@ def test_a_group_csv_holds_the_lines_of_every_session(db):
 
 
 def test_the_json_export_is_versioned_and_keeps_devices_invites_and_keys_behind(export):
-    assert (export["format"], export["version"]) == ("scorekeeper-group", 1)
+    assert (export["format"], export["version"]) == ("scorekeeper-group", 2)
     assert set(export) == {
         "format",
         "version",
@@ -328,7 +330,7 @@ def broken(export: dict, where: str, value: object) -> dict:
     ("where", "value", "message"),
     [
         ("format", "something-else", "not a Scorekeeper group export"),
-        ("version", 2, "unknown export version 2"),
+        ("version", 3, "unknown export version 3"),
         ("players", "everyone", r"export: players should be list"),
         ("sessions.0.games.2.status", "lost", "status: Value .lost. is not a valid choice"),
         ("sessions.0.games.3.replaces", 9, "games\\[3\\]\\.replaces refers to 9"),
@@ -379,3 +381,19 @@ def test_an_export_outside_any_transaction_reads_one_snapshot_and_says_the_same(
         inside = exports.group_json(group=group)
     assert without_time_of_export(alone) == without_time_of_export(inside)
     assert exports.group_csv(group=group) == exports.group_csv(group=group)
+
+
+def test_a_version_1_export_made_before_the_score_sheet_rename_still_imports(db):
+    """tests/services/data/export-v1.json was written by commit c8ffc3b, whose sessions kept
+    their score-sheet settings under "race"."""
+    data = json.loads((Path(__file__).parent / "data" / "export-v1.json").read_text())
+    assert data["version"] == 1
+    group = exports.group_import(data=data)
+    sheet = group.sessions.get(ruleset="gong-zhu")
+    assert sheet.scoresheet["target"] == {"points": 300, "direction": "down"}
+    again = exports.group_json(group=group)
+    assert again["version"] == exports.VERSION
+    assert [s["scoresheet"] for s in again["sessions"]] == [s["race"] for s in data["sessions"]]
+    assert again["lines"] == data["lines"]
+    for session in group.sessions.all():
+        assert session_audit(session) == []

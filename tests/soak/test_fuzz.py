@@ -369,14 +369,17 @@ def shown(form: dict[str, Any]) -> str:
     )
 
 
-# Addresses that only read (GET), and the newer race screens (classic Dummy, Gong Zhu), which take
-# other forms and are not fuzzed here yet.
+# Addresses that only read (GET), and the score-sheet screens (classic Dummy, Gong Zhu), which
+# take other forms and are not fuzzed here yet.
 READS = {
     "home", "group", "audit", "player", "group-export", "table", "summary", "history",
-    "session-export", "game", "manifest", "service-worker", "offline", "race-hand", "race-history",
+    "session-export", "game", "manifest", "service-worker", "offline", "scoresheet-hand",
+    "scoresheet-history",
 }  # fmt: skip
-NOT_FUZZED = {"race-open", "race-hand-new", "race-preview", "race-hand-void", "race-settle",
-              "race-paid"}  # fmt: skip
+NOT_FUZZED = {
+    "scoresheet-open", "scoresheet-hand-new", "scoresheet-preview", "scoresheet-hand-void",
+    "scoresheet-settle", "scoresheet-paid",
+}  # fmt: skip
 
 
 def test_every_address_that_writes_is_fuzzed() -> None:

@@ -9,7 +9,7 @@ from django.urls import get_resolver
 from django.utils import timezone
 
 from scorekeeper.models import Game, Invite, JoinAttempt, Membership
-from scorekeeper.services import access, games, race, sessions
+from scorekeeper.services import access, games, scoresheet, sessions
 from tests.views.conftest import finish_data, member
 
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
@@ -42,14 +42,14 @@ GUARDED = {
     "game-void": ("post", HOST),
     "game-tie": ("post", PLAYER),
     "game-correct": ("post", HOST),
-    "race-open": ("post", PLAYER),
-    "race-hand-new": ("post", PLAYER),
-    "race-preview": ("post", PLAYER),
-    "race-hand": ("get", VIEWER),
-    "race-hand-void": ("post", HOST),
-    "race-settle": ("post", HOST),
-    "race-history": ("get", VIEWER),
-    "race-paid": ("post", PLAYER),
+    "scoresheet-open": ("post", PLAYER),
+    "scoresheet-hand-new": ("post", PLAYER),
+    "scoresheet-preview": ("post", PLAYER),
+    "scoresheet-hand": ("get", VIEWER),
+    "scoresheet-hand-void": ("post", HOST),
+    "scoresheet-settle": ("post", HOST),
+    "scoresheet-history": ("get", VIEWER),
+    "scoresheet-paid": ("post", PLAYER),
 }
 
 
@@ -86,21 +86,21 @@ def night(table, client):
     transfer = sessions.session_close(session=other)[0]
     host = Membership.objects.get(group=table.group, role=HOST)
     gong_zhu = {"house": {}, "target": {"points": 100, "direction": "down"}}
-    sheet = race.race_open(
+    sheet = scoresheet.scoresheet_open(
         group=table.group, ruleset="gong-zhu", players=["Ann", "Bee", "Cat"], **gong_zhu
     )
-    deal = {"captured": {"Ann": ["SQ"], "Bee": [c for c in race.BIG_SHUAN if c != "SQ"]}}
-    hand = race.hand_record(session=sheet, hand=deal)
-    paid = race.race_open(
+    deal = {"captured": {"Ann": ["SQ"], "Bee": [c for c in scoresheet.BIG_SHUAN if c != "SQ"]}}
+    hand = scoresheet.hand_record(session=sheet, hand=deal)
+    paid = scoresheet.scoresheet_open(
         group=table.group, ruleset="gong-zhu", players=["Ann", "Bee", "Cat"], **gong_zhu,
         point_value=Decimal(1),
     )  # fmt: skip
-    race.hand_record(session=paid, hand=deal)
+    scoresheet.hand_record(session=paid, hand=deal)
     return {
-        "race_session": sheet.pk,
-        "race_game": hand.pk,
-        "race_transfer_session": paid.pk,
-        "race_transfer": race.race_close(session=paid)[0].pk,
+        "scoresheet_session": sheet.pk,
+        "scoresheet_game": hand.pk,
+        "scoresheet_transfer_session": paid.pk,
+        "scoresheet_transfer": scoresheet.scoresheet_close(session=paid)[0].pk,
         "group_id": table.group.pk,
         "session_id": table.pk,
         "game_id": first.pk,
@@ -125,16 +125,22 @@ def address(name: str, ids: dict) -> str:
         "member-remove": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
         "event-add": {"session_id": ids["session_id"], "event_type": "head"},
         "transfer-paid": {"session_id": ids["transfer_session"], "transfer_id": ids["transfer_id"]},
-        "race-open": {"group_id": ids["group_id"], "ruleset": "gong-zhu"},
-        "race-hand": {"session_id": ids["race_session"], "game_id": ids["race_game"]},
-        "race-hand-void": {"session_id": ids["race_session"], "game_id": ids["race_game"]},
-        "race-paid": {
-            "session_id": ids["race_transfer_session"],
-            "transfer_id": ids["race_transfer"],
+        "scoresheet-open": {"group_id": ids["group_id"], "ruleset": "gong-zhu"},
+        "scoresheet-hand": {
+            "session_id": ids["scoresheet_session"],
+            "game_id": ids["scoresheet_game"],
+        },
+        "scoresheet-hand-void": {
+            "session_id": ids["scoresheet_session"],
+            "game_id": ids["scoresheet_game"],
+        },
+        "scoresheet-paid": {
+            "session_id": ids["scoresheet_transfer_session"],
+            "transfer_id": ids["scoresheet_transfer"],
         },
     }.get(name)
-    if kwargs is None and name.startswith("race-"):
-        kwargs = {"session_id": ids["race_session"]}
+    if kwargs is None and name.startswith("scoresheet-"):
+        kwargs = {"session_id": ids["scoresheet_session"]}
     if kwargs is None and name.startswith("game-") and name != "game-start" or name == "game":
         kwargs = {"session_id": ids["session_id"], "game_id": ids["game_id"]}
     if kwargs is None:

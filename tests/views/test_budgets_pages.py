@@ -18,12 +18,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.models import AuditEntry, Game, Membership, Player, Session, Standing
-from scorekeeper.services import access, race, sessions
+from scorekeeper.services import access, scoresheet, sessions
 from scorekeeper.views.live import version
 from tests.views.conftest import HTMX
 from tests.views.test_budgets import PAGE_BUDGET, add_settled_games
 from tests.views.test_budgets_record import PAYMENT_BUDGET
-from tests.views.test_race import dummy_data
+from tests.views.test_scoresheet import dummy_data
 
 SIZES = [0, 100, 10_000]
 NIGHTS = pytest.mark.parametrize("played", SIZES[1:], ids=["100 games", "10,000 games"])
@@ -70,7 +70,7 @@ def add_hands(session: Session, n: int, hand: dict[str, Any]) -> None:
     """Add `n` hands of `hand` to a score sheet, the first recorded, the rest copied in SQL."""
     if not n:
         return
-    first = race.hand_record(session=session, hand=hand)
+    first = scoresheet.hand_record(session=session, hand=hand)
     q = connection.ops.quote_name
     _copy(
         Game,
@@ -113,7 +113,7 @@ def club(played: int) -> Club:
         audit_copies(knock, knock.games.order_by("pk").first())
 
     def gong_zhu() -> Session:
-        sheet = race.race_open(
+        sheet = scoresheet.scoresheet_open(
             group=group,
             ruleset="gong-zhu",
             players=PLAYERS,
@@ -124,13 +124,13 @@ def club(played: int) -> Club:
         add_hands(sheet, played, GONG_ZHU_HAND)
         return sheet
 
-    dummy = race.race_open(
+    dummy = scoresheet.scoresheet_open(
         group=group, ruleset="dummy-points", players=PLAYERS[:3], house={}, target=FAR
     )
     add_hands(dummy, played, DUMMY_HAND)
     settled = gong_zhu()
-    race.hand_record(session=settled, hand=GONG_ZHU_HAND)  # someone owes something
-    transfers = race.race_close(session=settled)
+    scoresheet.hand_record(session=settled, hand=GONG_ZHU_HAND)  # someone owes something
+    transfers = scoresheet.scoresheet_close(session=settled)
     sessions.payment_record(transfer=transfers[0])
     return Club(knock, gong_zhu(), dummy, settled, group.players.get(name="Ann"))
 
@@ -191,7 +191,7 @@ def statements(client: Client, visit: Visit) -> list[str]:
 def newest_hand(sheet: Session) -> int:
     """The classic Dummy sheet's newest hand; a sheet without one gets one."""
     hand = sheet.games.order_by("-number").first()
-    return (hand or race.hand_record(session=sheet, hand=DUMMY_HAND)).pk
+    return (hand or scoresheet.hand_record(session=sheet, hand=DUMMY_HAND)).pk
 
 
 SHEET = {**HTMX, "HTTP_HX_TARGET": "sheet"}

@@ -201,6 +201,6 @@ def test_a_night_downloads_as_csv_for_a_spreadsheet_with_thai_intact(en, table):
 def test_a_group_downloads_as_json_that_names_its_format(en, table):
     play_night(table)
     data = json.loads(en.get(f"/g/{table.group.pk}/export.json").content)
-    assert (data["format"], data["version"]) == ("scorekeeper-group", 1)
+    assert (data["format"], data["version"]) == ("scorekeeper-group", 2)
     assert len(data["lines"]) == table.lines.count()
     assert en.get(f"/g/{table.group.pk}/export.xml").status_code == 404

@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from scorekeeper.messages import error_text
+from scorekeeper.error_text import error_text
 from scorekeeper.rules.errors import RuleError
 
 PO = Path(settings.LOCALE_PATHS[0]) / "th" / "LC_MESSAGES" / "django.po"

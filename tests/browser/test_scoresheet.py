@@ -43,7 +43,7 @@ def open_sheet(
             page.fill(f'input[name="{name}"]', value)
     for details in page.locator("details.house").all():
         details.locator("summary").click()
-    fit(f"race-{ruleset}-open")
+    fit(f"scoresheet-{ruleset}-open")
     page.locator("main form button.primary").click()
     page.wait_for_url(re.compile(r"/s/\d+/$"))
     return page.url.removeprefix(base_url)
@@ -134,7 +134,7 @@ def test_a_classic_dummy_match_to_100_on_a_phone(
     browser: Browser, live_server: Any, screenshot: Shoot
 ) -> None:
     problems: list[str] = []
-    with open_page(browser, "race-dummy", viewport=SMALL_PHONE) as page:
+    with open_page(browser, "scoresheet-dummy", viewport=SMALL_PHONE) as page:
         path = open_sheet(
             page,
             live_server.url,
@@ -143,7 +143,7 @@ def test_a_classic_dummy_match_to_100_on_a_phone(
             fields={"seat_1": NOK, "seat_2": NOO, "seat_3": MAEW, "target": "100"},
             fit=lambda screen: problems.extend(fit_problems(page, screen, screenshot)),
         )
-        problems += fit_problems(page, "race-dummy-sheet", screenshot)
+        problems += fit_problems(page, "scoresheet-dummy-sheet", screenshot)
         totals = dict.fromkeys(DUMMY_PLAYERS, 0)
         for number, (hand, by_difference) in enumerate(DUMMY_HANDS, start=1):
             page.locator("#record-hand").click()
@@ -154,14 +154,14 @@ def test_a_classic_dummy_match_to_100_on_a_phone(
             result = dummy_points_document.game_document_result(doc)
             expect_preview(page, result["scores"], result["match"]["totals"])
             if number == 2:
-                problems += fit_problems(page, "race-dummy-hand", screenshot)
+                problems += fit_problems(page, "scoresheet-dummy-hand", screenshot)
             save(page)
             totals = result["match"]["totals"]
             assert standings(page) == totals
         assert result["match"]["ended"] and result["match"]["winners"] == [NOK]
         expect(page.locator("#match-end [data-winners]")).to_have_text(NOK)
         expect(page.locator("#record-hand")).to_have_count(0)
-        problems += fit_problems(page, "race-dummy-end", screenshot)
+        problems += fit_problems(page, "scoresheet-dummy-end", screenshot)
 
         session = Session.objects.get(pk=int(path.split("/")[2]))
         dealers = [g.dealer.name for g in Game.objects.filter(session=session).order_by("number")]
@@ -200,7 +200,7 @@ def test_a_gong_zhu_match_to_minus_150_finds_the_pig_and_settles_the_money(
     browser: Browser, live_server: Any, screenshot: Shoot
 ) -> None:
     problems: list[str] = []
-    with open_page(browser, "race-gong-zhu", viewport=SMALL_PHONE) as page:
+    with open_page(browser, "scoresheet-gong-zhu", viewport=SMALL_PHONE) as page:
         path = open_sheet(
             page,
             live_server.url,
@@ -218,7 +218,7 @@ def test_a_gong_zhu_match_to_minus_150_finds_the_pig_and_settles_the_money(
             page.locator("#record-hand").click()
             expect(page.locator('input[name="card_SQ"]').first).to_be_visible()
             if number == 1:
-                problems += fit_problems(page, "race-gong-zhu-hand", screenshot)
+                problems += fit_problems(page, "scoresheet-gong-zhu-hand", screenshot)
             fill_cards(page, captured)
             doc = {"rules": "gong-zhu", "players": GONG_PLAYERS, "captured": captured,
                    "match": {"totals": totals, "target": target}}  # fmt: skip
@@ -236,7 +236,7 @@ def test_a_gong_zhu_match_to_minus_150_finds_the_pig_and_settles_the_money(
         for name, points in money.items():
             row = page.locator(f'table.standings tr[data-player="{name}"] [data-money]')
             expect(row).to_have_attribute("data-money", str(points))
-        problems += fit_problems(page, "race-gong-zhu-end", screenshot)
+        problems += fit_problems(page, "scoresheet-gong-zhu-end", screenshot)
 
         page.locator('a[href$="/race/settle"]').click()
         page.locator("main form.card button.primary").click()
@@ -250,7 +250,7 @@ def test_a_gong_zhu_match_to_minus_150_finds_the_pig_and_settles_the_money(
         assert [b for _, _, _, b, _ in shown] == [t.amount * TWO_BAHT for t in plan]
         page.locator("#transfers li").first.locator("button.primary").click()
         expect(page.locator("#transfers li.paid")).to_have_count(1)
-        problems += fit_problems(page, "race-gong-zhu-settle", screenshot)
+        problems += fit_problems(page, "scoresheet-gong-zhu-settle", screenshot)
 
         session = Session.objects.get(pk=int(path.split("/")[2]))
         paid = {s.player.name: s.settled for s in session.standings.select_related("player")}

@@ -1,4 +1,4 @@
-"""Classic Dummy to 500 and Gong Zhu: the score sheet of a race to a target.
+"""Classic Dummy to 500 and Gong Zhu: score sheets to a target.
 
 The sheet (standings after every hand, the hands, the match's end), opening one, entering a hand
 with its live preview, a hand's page and its void, the end of the night with Gong Zhu's money.
@@ -31,23 +31,23 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import charts
-from scorekeeper.forms_race import (
+from scorekeeper.error_text import error_text
+from scorekeeper.forms_scoresheet import (
     KIND_LABELS,
     PENALTY_LABELS,
     DummyHandForm,
     DummyOpenForm,
     GongZhuHandForm,
     GongZhuOpenForm,
-    RaceOpenForm,
+    ScoresheetOpenForm,
 )
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.messages import error_text
 from scorekeeper.models import Game, Player, Session, Transfer
 from scorekeeper.rules.dummy_points import Penalty
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import Card
-from scorekeeper.services import race, sessions
-from scorekeeper.services.race import DUMMY, GONG_ZHU
+from scorekeeper.services import scoresheet, sessions
+from scorekeeper.services.scoresheet import DUMMY, GONG_ZHU
 from scorekeeper.views import live
 from scorekeeper.views.access import (
     HOST,
@@ -60,21 +60,21 @@ from scorekeeper.views.access import (
 )
 from scorekeeper.views.paging import page_asked
 
-OPEN_FORMS: dict[str, type[RaceOpenForm]] = {DUMMY: DummyOpenForm, GONG_ZHU: GongZhuOpenForm}
+OPEN_FORMS: dict[str, type[ScoresheetOpenForm]] = {DUMMY: DummyOpenForm, GONG_ZHU: GongZhuOpenForm}
 type HandForm = GongZhuHandForm | DummyHandForm
 
 
-def _race_session(request: HtmxHttpRequest, session_id: int, role: str = VIEWER) -> Session:
-    """Fetch a race session for this visitor; a Knock Dummy session has no score sheet."""
-    session = session_for(request, session_id, role, race=True)
-    if not session.is_race:
+def _scoresheet_session(request: HtmxHttpRequest, session_id: int, role: str = VIEWER) -> Session:
+    """Fetch a score-sheet session for this visitor; a Knock Dummy session has no score sheet."""
+    session = session_for(request, session_id, role, scoresheet=True)
+    if not session.is_scoresheet:
         raise Http404("not a score sheet")
     return session
 
 
-def _race_game(request: HtmxHttpRequest, session_id: int, game_id: int, role: str) -> Game:
-    game = game_for(request, session_id, game_id, role, race=True)
-    if not game.session.is_race:
+def _scoresheet_game(request: HtmxHttpRequest, session_id: int, game_id: int, role: str) -> Game:
+    game = game_for(request, session_id, game_id, role, scoresheet=True)
+    if not game.session.is_scoresheet:
         raise Http404("not a score sheet")
     return game
 
@@ -102,7 +102,7 @@ class Row:
 
 def target_text(session: Session) -> str:
     """The target as the table says it: 500, −500, +1,000, ±1,000."""
-    target = session.race.get("target")
+    target = session.scoresheet.get("target")
     if session.ruleset == DUMMY:
         return f"{int(target):,}"
     sign = {"down": "−", "up": "+", "either": "±"}[target["direction"]]
@@ -113,9 +113,9 @@ def _plays_for_money(session: Session) -> bool:
     return session.ruleset == GONG_ZHU and session.point_value > 0
 
 
-def _board(session: Session, state: race.RaceState, dealer: Player | None) -> list[Row]:
+def _board(session: Session, state: scoresheet.ScoresheetState, dealer: Player | None) -> list[Row]:
     money = _plays_for_money(session)
-    target = int(session.race["target"]) if session.ruleset == DUMMY else None
+    target = int(session.scoresheet["target"]) if session.ruleset == DUMMY else None
     return [
         Row(
             player=p,
@@ -137,7 +137,7 @@ def _facts(session: Session, hand: Game) -> list[str]:
     facts = [_("%(name)s dealt") % {"name": hand.dealer.name}]
     if session.ruleset == GONG_ZHU:
         try:
-            result = race.hand_result(doc)
+            result = scoresheet.hand_result(doc)
         except RuleError:
             return facts
         pig = next((p for p, cards in doc["captured"].items() if "SQ" in cards), None)
@@ -251,10 +251,10 @@ def _hands(
 
 def _sheet(session: Session) -> dict[str, Any]:
     """What every page of the sheet shows at its head: the target, the standings, the end."""
-    state = race.race_state(session)
+    state = scoresheet.scoresheet_state(session)
     dealer, step = None, 1
     if session.is_open and not state.ended:
-        dealer, step = race.next_deal(session, state.players)
+        dealer, step = scoresheet.next_deal(session, state.players)
     return {
         "session": session,
         "gong_zhu": session.ruleset == GONG_ZHU,
@@ -279,7 +279,7 @@ def table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
     return live.polled(
         request,
         session,
-        template="race/table.html",
+        template="scoresheet/table.html",
         part="sheet",
         context=lambda: sheet_context(session, request.GET.get("page")),
     )
@@ -289,7 +289,7 @@ def table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def race_open(request: HtmxHttpRequest, group_id: int, ruleset: str) -> HttpResponse:
+def scoresheet_open(request: HtmxHttpRequest, group_id: int, ruleset: str) -> HttpResponse:
     """Open a score sheet of classic Dummy or Gong Zhu: players, target, house options."""
     group = group_for(request, group_id, PLAYER)
     if ruleset not in OPEN_FORMS:
@@ -297,13 +297,13 @@ def race_open(request: HtmxHttpRequest, group_id: int, ruleset: str) -> HttpResp
     form = OPEN_FORMS[ruleset](request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            session = race.race_open(
+            session = scoresheet.scoresheet_open(
                 group=group,
                 ruleset=ruleset,
                 players=form.names(),
-                house=form.race_house(),
-                target=form.race_target(),
-                point_value=form.race_point_value(),
+                house=form.scoresheet_house(),
+                target=form.scoresheet_target(),
+                point_value=form.scoresheet_point_value(),
                 first_dealer=form.dealer_index(),
                 actor=request.membership,
                 idempotency_key=request.POST.get("idempotency_key"),
@@ -320,7 +320,7 @@ def race_open(request: HtmxHttpRequest, group_id: int, ruleset: str) -> HttpResp
         "title": Session.Ruleset(ruleset).label,
         "names": list(group.players.order_by("name").values_list("name", flat=True)),
     }
-    return render(request, "race/open.html", context, status=422 if form.errors else 200)
+    return render(request, "scoresheet/open.html", context, status=422 if form.errors else 200)
 
 
 # -- entering a hand -----------------------------------------------------------------------------
@@ -330,10 +330,10 @@ def _hand_form(session: Session, players: list[Player], data: Any = None) -> Han
     names = [p.name for p in players]
     if session.ruleset == GONG_ZHU:
         return GongZhuHandForm(data, players=names)
-    return DummyHandForm(data, players=names, house=session.race["house"])
+    return DummyHandForm(data, players=names, house=session.scoresheet["house"])
 
 
-def _preview(session: Session, state: race.RaceState, form: HandForm) -> dict[str, Any]:
+def _preview(session: Session, state: scoresheet.ScoresheetState, form: HandForm) -> dict[str, Any]:
     """Score what the form says as the next hand, without writing: scores, totals, the end."""
     if not session.is_open:
         return {"problem": _("This session is closed.")}
@@ -344,7 +344,7 @@ def _preview(session: Session, state: race.RaceState, form: HandForm) -> dict[st
             return {"left": len(Card) - form.entered(), "shuan": form.shuan_so_far()}
         return {}
     try:
-        result = race.hand_preview(session=session, hand=form.hand(), state=state)
+        result = scoresheet.hand_preview(session=session, hand=form.hand(), state=state)
     except RuleError as e:
         return {"problem": error_text(e)}
     detail = result.get("detail", {})
@@ -369,19 +369,19 @@ def _preview(session: Session, state: race.RaceState, form: HandForm) -> dict[st
 def _hand_page(
     request: HtmxHttpRequest,
     session: Session,
-    state: race.RaceState,
+    state: scoresheet.ScoresheetState,
     form: HandForm,
     status: int = 200,
 ) -> HttpResponse:
     preview = _preview(session, state, form)
     context: dict[str, Any] = {"session": session, "form": form, "preview": preview}
-    template = "race/hand_new.html"
+    template = "scoresheet/hand_new.html"
     if request.htmx and request.htmx.target == "preview":  # the swap shows the preview alone
         return render(request, template + "#preview", context, status=status)
     context |= {
         "gong_zhu": session.ruleset == GONG_ZHU,
         "number": sessions.next_game_number(session),
-        "dealer": race.next_deal(session, state.players)[0],
+        "dealer": scoresheet.next_deal(session, state.players)[0],
         "target": target_text(session),
     }
     return render(request, template, context, status=status)
@@ -398,10 +398,10 @@ def _number(request: HtmxHttpRequest) -> int | None:
 @require_http_methods(["GET", "POST"])
 def hand_new(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Enter the next hand; saving scores it with the engine and updates the standings."""
-    session = _race_session(request, session_id, PLAYER)
+    session = _scoresheet_session(request, session_id, PLAYER)
     if not session.is_open:
         return redirect("table", session_id=session.pk)
-    state = race.race_state(session)
+    state = scoresheet.scoresheet_state(session)
     if request.method == "GET" and state.ended:
         messages.warning(request, _("The match is over: close it, or void a hand to go on."))
         return redirect("table", session_id=session.pk)
@@ -410,7 +410,7 @@ def hand_new(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         return _hand_page(request, session, state, form)
     if form.is_valid():
         try:
-            race.hand_record(
+            scoresheet.hand_record(
                 session=session,
                 hand=form.hand(),
                 number=_number(request),
@@ -423,7 +423,9 @@ def hand_new(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
                 return redirect("table", session_id=session.pk)
             field = form.field_for(e)
             form.add_error(field if field in form.fields else None, error_text(e))
-            state = race.race_state(session)  # the save read the match afresh: so does the preview
+            state = scoresheet.scoresheet_state(
+                session
+            )  # the save read the match afresh: so does the preview
         else:
             return redirect("table", session_id=session.pk)
     return _hand_page(request, session, state, form, status=422)
@@ -432,8 +434,8 @@ def hand_new(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @require_POST
 def hand_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Score the hand form as it is filled in; writes nothing."""
-    session = _race_session(request, session_id, PLAYER)
-    state = race.race_state(session)
+    session = _scoresheet_session(request, session_id, PLAYER)
+    state = scoresheet.scoresheet_state(session)
     return _hand_page(request, session, state, _hand_form(session, state.players, request.POST))
 
 
@@ -449,7 +451,7 @@ def _penalties(count: dict[str, Any]) -> list[str]:
 def _hand_rows(session: Session, hand: Game) -> list[dict[str, Any]]:
     doc = hand.document
     try:
-        result = race.hand_result(doc)
+        result = scoresheet.hand_result(doc)
     except RuleError:
         result = {}
     detail = result.get("detail", {})
@@ -472,12 +474,12 @@ def _hand_rows(session: Session, hand: Game) -> list[dict[str, Any]]:
 @require_GET
 def hand(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """One hand as recorded: what each player took or counted, and what the engine made of it."""
-    game = _race_game(request, session_id, game_id, VIEWER)
+    game = _scoresheet_game(request, session_id, game_id, VIEWER)
     session = game.session
     doc = game.document
     result: dict[str, Any] = {}
     with contextlib.suppress(RuleError):
-        result = race.hand_result(doc)
+        result = scoresheet.hand_result(doc)
     knock = doc.get("knock")
     context = {
         "session": session,
@@ -490,16 +492,16 @@ def hand(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespons
         "missing": _card_label(result.get("missing")),
         "membership": request.membership,
     }
-    return render(request, "race/hand.html", context)
+    return render(request, "scoresheet/hand.html", context)
 
 
 @require_http_methods(["GET", "POST"])
 def hand_void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """Ask, then void: the hand's scores come off the totals; it stays on the sheet, struck out."""
-    game = _race_game(request, session_id, game_id, HOST)
+    game = _scoresheet_game(request, session_id, game_id, HOST)
     if request.method == "POST":
         try:
-            race.hand_void(
+            scoresheet.hand_void(
                 game=game,
                 actor=request.membership,
                 idempotency_key=request.POST.get("idempotency_key"),
@@ -507,8 +509,8 @@ def hand_void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRe
         except RuleError as e:
             if e.code != "voided-twice":  # a second tap needs no word
                 messages.warning(request, error_text(e))
-        return redirect("race-hand", session_id=session_id, game_id=game.pk)
-    return render(request, "race/void.html", {"session": game.session, "game": game})
+        return redirect("scoresheet-hand", session_id=session_id, game_id=game.pk)
+    return render(request, "scoresheet/void.html", {"session": game.session, "game": game})
 
 
 # -- the end of the night ------------------------------------------------------------------------
@@ -532,9 +534,9 @@ def transfer_rows(session: Session) -> list[dict[str, Any]]:
 
 def settle_context(session: Session) -> dict[str, Any]:
     context = _sheet(session)
-    # Only race_close makes transfers, and only for Gong Zhu played for money.
+    # Only scoresheet_close makes transfers, and only for Gong Zhu played for money.
     rows = transfer_rows(session) if context["money"] and not session.is_open else []
-    state: race.RaceState = context["state"]
+    state: scoresheet.ScoresheetState = context["state"]
     pairwise = [
         {"payer": p.payer, "payee": p.payee, "points": p.points, "baht": session.baht(p.points)}
         for p in state.pairwise
@@ -547,7 +549,9 @@ def settle_context(session: Session) -> dict[str, Any]:
     }
 
 
-def _share_text(session: Session, state: race.RaceState, rows: list[dict[str, Any]]) -> str:
+def _share_text(
+    session: Session, state: scoresheet.ScoresheetState, rows: list[dict[str, Any]]
+) -> str:
     """The end of the match as plain text to paste into a LINE chat."""
     lines = [
         f"Scorekeeper · {session.group.name} · {session.started_at:%d/%m/%Y}",
@@ -573,25 +577,25 @@ def _share_text(session: Session, state: race.RaceState, rows: list[dict[str, An
 @require_http_methods(["GET", "POST"])
 def settle(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """The end of the match: close the sheet (the host) and, for Gong Zhu's money, who pays whom."""
-    session = _race_session(request, session_id)
+    session = _scoresheet_session(request, session_id)
     error = None
     if request.method == "POST":
-        _race_session(request, session_id, HOST)  # closing the match is the host's
+        _scoresheet_session(request, session_id, HOST)  # closing the match is the host's
         try:
-            race.race_close(session=session, actor=request.membership)
+            scoresheet.scoresheet_close(session=session, actor=request.membership)
         except RuleError as e:
             if e.code != "session-closed":  # a second tap finds it closed: show it so
                 error = error_text(e)
         if error is None:
-            return redirect("race-settle", session_id=session.pk)
+            return redirect("scoresheet-settle", session_id=session.pk)
     context = {**settle_context(session), "membership": request.membership, "error": error}
-    return render(request, "race/settle.html", context, status=422 if error else 200)
+    return render(request, "scoresheet/settle.html", context, status=422 if error else 200)
 
 
 @require_POST
 def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -> HttpResponse:
     """Mark a Gong Zhu payment made (or undo the mark), as a payment line of the ledger."""
-    transfer = transfer_for(request, session_id, transfer_id, PLAYER, race=True)
+    transfer = transfer_for(request, session_id, transfer_id, PLAYER, scoresheet=True)
     session = transfer.session
     # A refusal means the transfer is already as asked (a double tap): show the page as it is.
     with contextlib.suppress(RuleError):
@@ -601,8 +605,8 @@ def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -
             sessions.payment_record(transfer=transfer, actor=request.membership)
     if request.htmx:
         context = {**settle_context(session), "membership": request.membership}
-        return render(request, "race/settle.html#transfers", context)
-    return redirect("race-settle", session_id=session_id)
+        return render(request, "scoresheet/settle.html#transfers", context)
+    return redirect("scoresheet-settle", session_id=session_id)
 
 
 def _chart(session: Session, players: list[Player]) -> tuple[list[str], dict[str, list[int]]]:
@@ -631,7 +635,7 @@ def _chart(session: Session, players: list[Player]) -> tuple[list[str], dict[str
 @require_GET
 def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """The match as it reads later: the totals after every hand, drawn and listed; the money."""
-    session = _race_session(request, session_id)
+    session = _scoresheet_session(request, session_id)
     context = settle_context(session)
     players = context["players"]
     hands, page = _hands(session, players, request.GET.get("page"), newest_first=False)
@@ -646,4 +650,4 @@ def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             "membership": request.membership,
         }
     )
-    return render(request, "race/history.html", context)
+    return render(request, "scoresheet/history.html", context)

@@ -72,9 +72,11 @@ def error_text(error: RuleError) -> str:
             _("%(name)s fooled a light-colour knock: rule 60 makes them lose more.") % p
         ),
         "seats": lambda: _("Knock Dummy needs four different players."),
-        # The race score sheets: classic Dummy to 500 and Gong Zhu.
-        "race-players": lambda: _("This game needs %(fewest)s to %(most)s different players.") % p,
-        "race-money": lambda: _("Classic Dummy keeps score only: it has no point value."),
+        # The score sheets: classic Dummy to 500 and Gong Zhu.
+        "scoresheet-players": lambda: (
+            _("This game needs %(fewest)s to %(most)s different players.") % p
+        ),
+        "scoresheet-money": lambda: _("Classic Dummy keeps score only: it has no point value."),
         "hand-recorded": lambda: (
             _("Hand %(n)s was already recorded by %(who)s at %(at)s: here is the sheet.") % p
         ),

@@ -1,4 +1,4 @@
-"""Forms of the race score sheets: opening classic Dummy or Gong Zhu, and entering one hand.
+"""Forms of the score sheets: opening classic Dummy or Gong Zhu, and entering one hand.
 
 Each turns what was tapped into the engine's words (docs/other-games.md): the house options and
 the target of a session, the `counts`/`knock`/`fool`/`head` or the `captured` of a hand.
@@ -64,7 +64,7 @@ def _choices(form: forms.Form, name: str) -> forms.ChoiceField:
 # -- opening a session ---------------------------------------------------------------------------
 
 
-class RaceOpenForm(forms.Form):
+class ScoresheetOpenForm(forms.Form):
     """Players in seat order and the first dealer; the game's own settings in subclasses."""
 
     fewest = 2
@@ -112,13 +112,13 @@ class RaceOpenForm(forms.Form):
         seat = self.cleaned_data["first_dealer"] - 1
         return sum(1 for f in SEAT_FIELDS[:seat] if self.cleaned_data[f])
 
-    def race_house(self) -> dict[str, Any]:
+    def scoresheet_house(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def race_target(self) -> Any:
+    def scoresheet_target(self) -> Any:
         raise NotImplementedError
 
-    def race_point_value(self) -> Decimal:
+    def scoresheet_point_value(self) -> Decimal:
         return Decimal(0)
 
 
@@ -134,7 +134,7 @@ def _target(label: Any) -> forms.IntegerField:
     )
 
 
-class DummyOpenForm(RaceOpenForm):
+class DummyOpenForm(ScoresheetOpenForm):
     """Classic Dummy to 500 (ดัมมี่จดแต้ม): 2 to 4 players, the target and the house options."""
 
     fewest = 2
@@ -165,15 +165,15 @@ class DummyOpenForm(RaceOpenForm):
     def amount_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in HOUSE_AMOUNTS]
 
-    def race_house(self) -> dict[str, Any]:
+    def scoresheet_house(self) -> dict[str, Any]:
         return {name: self.cleaned_data[name] for name in [*HOUSE_FLAGS, *HOUSE_AMOUNTS]}
 
-    def race_target(self) -> int:
+    def scoresheet_target(self) -> int:
         value: int = self.cleaned_data["target"]
         return value
 
 
-class GongZhuOpenForm(RaceOpenForm):
+class GongZhuOpenForm(ScoresheetOpenForm):
     """Gong Zhu (ไพ่จับหมู): 3 or 4 players, the target, the house options and the money."""
 
     fewest = 3
@@ -207,19 +207,19 @@ class GongZhuOpenForm(RaceOpenForm):
         help_text=_("0: for no money. Settled pairwise on the final totals."),
     )
 
-    def race_house(self) -> dict[str, Any]:
+    def scoresheet_house(self) -> dict[str, Any]:
         return {
             "no_point_cards": self.cleaned_data["no_point_cards"],
             "pig_in_shuan": self.cleaned_data["pig_in_shuan"],
         }
 
-    def race_target(self) -> dict[str, Any]:
+    def scoresheet_target(self) -> dict[str, Any]:
         return {
             "points": self.cleaned_data["target_points"],
             "direction": self.cleaned_data["direction"],
         }
 
-    def race_point_value(self) -> Decimal:
+    def scoresheet_point_value(self) -> Decimal:
         value: Decimal = self.cleaned_data["point_value"]
         return value
 

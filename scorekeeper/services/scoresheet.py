@@ -1,10 +1,10 @@
-"""Classic Dummy to 500 and Gong Zhu: score sheets of a race to a target (docs/other-games.md).
+"""Classic Dummy to 500 and Gong Zhu: score sheets to a target (docs/other-games.md).
 
-A race session keeps no ledger of debts: each hand is a Game whose `document` is the engine's deal
-(players, house, what happened) and whose `scores` are what the engine made of it; Standing.net is
-the running total, kept in step in the same transaction. The session's `race` holds the house
-options and the target as the documents write them. Only Gong Zhu is played for money, settled
-when the session closes.
+A score-sheet session keeps no ledger of debts: each hand is a Game whose `document` is the
+engine's deal (players, house, what happened) and whose `scores` are what the engine made of it;
+Standing.net is the running total, kept in step in the same transaction. The session's
+`scoresheet` holds the house options and the target as the documents write them. Only Gong Zhu is
+played for money, settled when the session closes.
 
 The deal goes round the table one seat at a time, from the first dealer on, in seat order. In
 classic Dummy a fool discard (ทิ้งโง่) turns the next deal the other way round (the engine's
@@ -51,8 +51,8 @@ FOOL = Q(document__has_key="fool") & ~Q(document__fool=None)  # classic Dummy: i
 
 
 @dataclass(frozen=True)
-class RaceState:
-    """Where a race session stands: each seated player's total and, once over, who won."""
+class ScoresheetState:
+    """Where a score-sheet session stands: each seated player's total and, once over, who won."""
 
     players: list[Player]  # in seat order
     totals: dict[str, int]
@@ -63,8 +63,8 @@ class RaceState:
     pairwise: tuple[gong_zhu.Payment, ...]  # Gong Zhu: every pair's difference, lower pays
 
 
-def race_state(session: Session) -> RaceState:
-    """Return the standings of a race session as its engine reads the running totals.
+def scoresheet_state(session: Session) -> ScoresheetState:
+    """Return the standings of a score-sheet session as its engine reads the running totals.
 
     One statement however long the match: the seats with each player's Standing, which every
     hand and void keeps in step.
@@ -79,7 +79,7 @@ def race_state(session: Session) -> RaceState:
     totals = {s.player.name: s.total for s in seats}
     if session.ruleset == GONG_ZHU:
         state = gong_zhu.standing(totals, _gong_zhu_target(session))
-        return RaceState(
+        return ScoresheetState(
             players,
             totals,
             state.ended,
@@ -88,12 +88,12 @@ def race_state(session: Session) -> RaceState:
             gong_zhu.pairwise_net(totals),
             gong_zhu.pairwise(totals),
         )
-    dummy = dummy_points.standing(totals, int(session.race["target"]))
-    return RaceState(players, totals, dummy.ended, dummy.winners, (), {}, ())
+    dummy = dummy_points.standing(totals, int(session.scoresheet["target"]))
+    return ScoresheetState(players, totals, dummy.ended, dummy.winners, (), {}, ())
 
 
 def _gong_zhu_target(session: Session) -> gong_zhu.Target:
-    target = session.race["target"]
+    target = session.scoresheet["target"]
     return gong_zhu.Target(int(target["points"]), gong_zhu.Direction(target["direction"]))
 
 
@@ -107,7 +107,7 @@ def hand_document(session: Session, players: Sequence[str], hand: dict[str, Any]
     return {
         "rules": session.ruleset,
         "players": list(players),
-        "house": session.race["house"],
+        "house": session.scoresheet["house"],
         **hand,
     }
 
@@ -120,20 +120,20 @@ def hand_result(document: dict[str, Any]) -> dict[str, Any]:
 # -- opening a session ---------------------------------------------------------------------------
 
 
-def _probe(ruleset: str, names: list[str], race: dict[str, Any]) -> None:
+def _probe(ruleset: str, names: list[str], scoresheet: dict[str, Any]) -> None:
     """Have the engine read the settings with a deal any table could play: refuse bad ones."""
     hand: dict[str, Any]
     if ruleset == DUMMY:
         hand = {"counts": {n: {"difference": 0} for n in names}}
     else:
         hand = {"captured": {names[0]: BIG_SHUAN}}
-    match = {"totals": dict.fromkeys(names, 0), "target": race["target"]}
-    ENGINES[ruleset]({"rules": ruleset, "players": names, "house": race["house"], **hand,
+    match = {"totals": dict.fromkeys(names, 0), "target": scoresheet["target"]}
+    ENGINES[ruleset]({"rules": ruleset, "players": names, "house": scoresheet["house"], **hand,
                       "match": match})  # fmt: skip
 
 
 @transaction.atomic
-def race_open(
+def scoresheet_open(
     *,
     group: Group,
     ruleset: str,
@@ -152,16 +152,16 @@ def race_open(
     played for money, `point_value` baht a point.
     """
     Group.objects.select_for_update().get(pk=group.pk)  # two taps on "open" wait for each other
-    if (done := once.replayed_session(idempotency_key, "race-open")) is not None:
+    if (done := once.replayed_session(idempotency_key, "scoresheet-open")) is not None:
         return done
     if ruleset not in RULESETS:
-        raise ServiceError("race-ruleset", "unknown score sheet {name}", field="ruleset",
+        raise ServiceError("scoresheet-ruleset", "unknown score sheet {name}", field="ruleset",
                            name=ruleset)  # fmt: skip
     seated = [p if isinstance(p, Player) else player_create(group=group, name=p) for p in players]
     fewest, most = PLAYERS[ruleset]
     if not fewest <= len(seated) <= most or len({p.pk for p in seated}) != len(seated):
         raise ServiceError(
-            "race-players",
+            "scoresheet-players",
             "this game needs {fewest} to {most} different players",
             field="players",
             fewest=fewest,
@@ -173,11 +173,11 @@ def race_open(
         raise ServiceError("point-value", "a point's value is 0 baht or more", field="point_value")
     if ruleset == DUMMY and point_value:
         raise ServiceError(
-            "race-money", "classic Dummy keeps score only: it has no point value",
+            "scoresheet-money", "classic Dummy keeps score only: it has no point value",
             field="point_value",
         )  # fmt: skip
-    race = {"house": dict(house), "target": target}
-    _probe(ruleset, [p.name for p in seated], race)
+    scoresheet = {"house": dict(house), "target": target}
+    _probe(ruleset, [p.name for p in seated], scoresheet)
     if first_dealer is None:
         dealer: Player | None = seated[0]
     elif isinstance(first_dealer, Player):
@@ -196,13 +196,13 @@ def race_open(
         fine=0,
         point_value=point_value,
         first_dealer=dealer,
-        race=race,
+        scoresheet=scoresheet,
     )
     Seat.objects.bulk_create(
         Seat(session=session, player=p, position=i, since_game=1) for i, p in enumerate(seated)
     )
     Standing.objects.bulk_create(Standing(session=session, player=p) for p in seated)
-    audit(actor=actor, action="race-open", session=session, detail={"ruleset": ruleset},
+    audit(actor=actor, action="scoresheet-open", session=session, detail={"ruleset": ruleset},
           key=idempotency_key)  # fmt: skip
     return session
 
@@ -234,7 +234,7 @@ def next_deal(session: Session, players: Sequence[Player]) -> tuple[Player, int]
 
 def next_dealer(session: Session) -> Player:
     """Return who deals the next hand: the seat after the last hand's dealer, either way round."""
-    return next_deal(session, race_state(session).players)[0]
+    return next_deal(session, scoresheet_state(session).players)[0]
 
 
 # -- hands ---------------------------------------------------------------------------------------
@@ -245,11 +245,11 @@ def _turn_order(players: Sequence[Player], dealer: Player, step: int) -> list[Pl
     return [players[(at + step * i) % len(players)] for i in range(len(players))]
 
 
-def _match(session: Session, state: RaceState) -> dict[str, Any]:
-    return {"totals": state.totals, "target": session.race["target"]}
+def _match(session: Session, state: ScoresheetState) -> dict[str, Any]:
+    return {"totals": state.totals, "target": session.scoresheet["target"]}
 
 
-def _refuse_after_the_end(state: RaceState) -> None:
+def _refuse_after_the_end(state: ScoresheetState) -> None:
     if state.ended:
         raise ServiceError(
             "match-over",
@@ -273,14 +273,14 @@ def _refuse_recorded(session: Session, number: int) -> None:
 
 
 def hand_preview(
-    *, session: Session, hand: dict[str, Any], state: RaceState | None = None
+    *, session: Session, hand: dict[str, Any], state: ScoresheetState | None = None
 ) -> dict[str, Any]:
     """Score `hand` as the next hand of the match without writing anything: the engine's result.
 
-    `state` is the session's race_state when the caller has just read it. Raises RuleError
+    `state` is the session's scoresheet_state when the caller has just read it. Raises RuleError
     exactly as hand_record would.
     """
-    state = race_state(session) if state is None else state
+    state = scoresheet_state(session) if state is None else state
     _refuse_after_the_end(state)
     dealer, step = next_deal(session, state.players)
     players = [p.name for p in _turn_order(state.players, dealer, step)]
@@ -304,11 +304,11 @@ def hand_record(
     session = lock_open(session)
     if (done := once.replayed_game(idempotency_key, "hand-record")) is not None:
         return done
-    if not session.is_race:
-        raise ServiceError("not-race", "this session is not a score sheet", field="session")
+    if not session.is_scoresheet:
+        raise ServiceError("not-scoresheet", "this session is not a score sheet", field="session")
     if number is not None and number != next_game_number(session):
         _refuse_recorded(session, number)
-    state = race_state(session)
+    state = scoresheet_state(session)
     _refuse_after_the_end(state)
     dealer, step = next_deal(session, state.players)
     order = _turn_order(state.players, dealer, step)
@@ -365,7 +365,7 @@ def hand_void(
 # -- the end of the night ------------------------------------------------------------------------
 
 
-def race_plan(session: Session) -> list[transfer_rules.Transfer]:
+def scoresheet_plan(session: Session) -> list[transfer_rules.Transfer]:
     """Return who pays whom, in points, when a Gong Zhu session played for money closes.
 
     The page settles pairwise: every player pays each player with a higher total the difference.
@@ -375,20 +375,20 @@ def race_plan(session: Session) -> list[transfer_rules.Transfer]:
     """
     if session.ruleset != GONG_ZHU or not session.point_value:
         return []
-    return transfer_rules.fewest_transfers(race_state(session).money)
+    return transfer_rules.fewest_transfers(scoresheet_state(session).money)
 
 
 @transaction.atomic
-def race_close(*, session: Session, actor: Membership | None = None) -> list[Transfer]:
-    """Close a race session; for Gong Zhu played for money, store the transfers to pay.
+def scoresheet_close(*, session: Session, actor: Membership | None = None) -> list[Transfer]:
+    """Close a score-sheet session; for Gong Zhu played for money, store the transfers to pay.
 
     The host may close before the target is reached: the money is then settled on the totals as
     they stand. Payments are marked with sessions.payment_record.
     """
     session = lock_open(session)
-    if not session.is_race:
-        raise ServiceError("not-race", "this session is not a score sheet", field="session")
-    players = {p.name: p for p in race_state(session).players}
+    if not session.is_scoresheet:
+        raise ServiceError("not-scoresheet", "this session is not a score sheet", field="session")
+    players = {p.name: p for p in scoresheet_state(session).players}
     rows = Transfer.objects.bulk_create(
         Transfer(
             session=session,
@@ -397,7 +397,7 @@ def race_close(*, session: Session, actor: Membership | None = None) -> list[Tra
             amount=t.amount,
             mode=Transfer.Mode.FEWEST,
         )
-        for t in race_plan(session)
+        for t in scoresheet_plan(session)
     )
     session.closed_at = timezone.now()
     session.save(update_fields=["closed_at"])

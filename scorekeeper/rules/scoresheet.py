@@ -1,4 +1,4 @@
-"""Race-to-a-target score sheets (classic Dummy, Gong Zhu): adding a deal to the match totals."""
+"""Score sheets to a target (classic Dummy, Gong Zhu): adding a deal to the match totals."""
 
 from collections.abc import Mapping
 

@@ -9,7 +9,7 @@ from django.test import Client
 
 from scorekeeper.models import Game, Membership, Session, Standing, Transfer
 from scorekeeper.rules import gong_zhu
-from scorekeeper.services import access, race
+from scorekeeper.services import access, scoresheet
 from scorekeeper.services.ledger import session_audit
 from tests.views.conftest import HTMX, member
 
@@ -29,7 +29,7 @@ def group(db: None, client: Client):
 @pytest.fixture
 def gong(group) -> Session:
     """Gong Zhu for Ann, Bee, Cat and Dan to −300, a baht a point."""
-    return race.race_open(
+    return scoresheet.scoresheet_open(
         group=group,
         ruleset="gong-zhu",
         players=PLAYERS,
@@ -42,7 +42,7 @@ def gong(group) -> Session:
 @pytest.fixture
 def dummy(group) -> Session:
     """Classic Dummy for Ann, Bee and Cat to 100, the page's house rules."""
-    return race.race_open(
+    return scoresheet.scoresheet_open(
         group=group, ruleset="dummy-points", players=PLAYERS[:3], house={}, target=100
     )
 
@@ -121,7 +121,7 @@ def test_opening_a_gong_zhu_sheet_stores_its_settings_and_shows_the_sheet(en, gr
     assert response.status_code == 302
     assert response.url == f"/s/{session.pk}/"
     assert session.ruleset == "gong-zhu"
-    assert session.race == {
+    assert session.scoresheet == {
         "house": {"no_point_cards": 0, "pig_in_shuan": 100},
         "target": {"points": 150, "direction": "down"},
     }
@@ -161,7 +161,7 @@ def test_the_gong_zhu_hand_form_lays_out_sixteen_cards_with_one_choice_per_playe
 
 
 def test_a_three_player_deal_offers_not_dealt_for_every_card(en, group):
-    three = race.race_open(
+    three = scoresheet.scoresheet_open(
         group=group, ruleset="gong-zhu", players=PLAYERS[:3], house={},
         target={"points": 500, "direction": "down"}, point_value=Decimal(0),
     )  # fmt: skip
@@ -292,8 +292,8 @@ def test_a_penalty_error_is_shown_under_the_penalties(en, dummy):
 
 
 def test_the_match_end_is_a_banner_and_the_sheet_takes_no_more_hands(en, gong):
-    race.hand_record(session=gong, hand=_captured(pig_hand()))
-    race.hand_record(session=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
     body = en.get(f"/s/{gong.pk}/").content.decode()
     assert 'id="match-end"' in body
     assert "The pig (หมู): <strong data-pigs>Cat</strong>" in body
@@ -326,7 +326,7 @@ def test_the_sheet_poll_gets_only_the_sheet_or_nothing_when_nothing_changed(en, 
     version = re.search(r'\?v=(\d+)"', page)[1]  # type: ignore[index]
     unchanged = en.get(f"/s/{gong.pk}/?v={version}", HTTP_HX_TARGET="sheet", **HTMX)
     assert unchanged.status_code == 204
-    race.hand_record(session=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
     swap = en.get(f"/s/{gong.pk}/?v={version}", HTTP_HX_TARGET="sheet", **HTMX).content.decode()
     assert "<html" not in swap
     assert swap.lstrip().startswith('<div id="sheet"')
@@ -337,7 +337,7 @@ def test_the_sheet_poll_gets_only_the_sheet_or_nothing_when_nothing_changed(en, 
 
 
 def test_the_hand_page_shows_the_cards_each_player_took(en, gong):
-    game = race.hand_record(session=gong, hand=_captured(pig_hand()))
+    game = scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
     body = en.get(f"/s/{gong.pk}/hands/{game.pk}/").content.decode()
     assert "Q♠ 2♥" in body
     assert 'data-score="Cat">−184<' in body
@@ -345,7 +345,7 @@ def test_the_hand_page_shows_the_cards_each_player_took(en, gong):
 
 
 def test_the_host_voids_a_hand_which_stays_struck_through(en, gong):
-    game = race.hand_record(session=gong, hand=_captured(pig_hand()))
+    game = scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
     assert en.get(f"/s/{gong.pk}/hands/{game.pk}/void").status_code == 200
     assert en.post(f"/s/{gong.pk}/hands/{game.pk}/void").status_code == 302
     assert sheet(en, gong) == dict.fromkeys(PLAYERS, 0)
@@ -358,7 +358,7 @@ def test_the_host_voids_a_hand_which_stays_struck_through(en, gong):
 def test_a_player_cannot_void_a_hand(gong):
     phone = Client()
     member(phone, gong.group, PLAYER)
-    game = race.hand_record(session=gong, hand=_captured(pig_hand()))
+    game = scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
     assert phone.post(f"/s/{gong.pk}/hands/{game.pk}/void").status_code == 403
     assert Game.objects.get(pk=game.pk).status == Game.Status.SETTLED
 
@@ -385,8 +385,8 @@ def test_a_knock_dummy_session_has_no_hand_form(en, table):
 
 
 def test_closing_a_gong_zhu_match_asks_who_pays_whom_and_payments_are_marked(en, gong):
-    race.hand_record(session=gong, hand=_captured(pig_hand()))
-    race.hand_record(session=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
     page = en.get(f"/s/{gong.pk}/race/settle").content.decode()
     assert "Close the match and settle up" in page
     assert en.post(f"/s/{gong.pk}/race/settle").status_code == 302
@@ -407,7 +407,7 @@ def test_closing_a_gong_zhu_match_asks_who_pays_whom_and_payments_are_marked(en,
 
 
 def test_the_gong_zhu_standings_show_the_pairwise_money(en, gong):
-    race.hand_record(session=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
     body = en.get(f"/s/{gong.pk}/").content.decode()
     money = dict(re.findall(r'data-player="([^"]+)".*?data-money="(-?\d+)"', body, re.S))
     totals = {"Ann": -50, "Bee": -102, "Cat": -184, "Dan": -50}
@@ -430,7 +430,7 @@ def test_classic_dummy_closes_with_no_money(en, dummy):
 
 
 def test_the_history_draws_the_totals_after_every_hand(en, gong):
-    race.hand_record(session=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
     body = en.get(f"/s/{gong.pk}/race/history").content.decode()
     assert '<svg class="chart"' in body
     assert f'href="/s/{gong.pk}/export.csv"' in body
@@ -451,7 +451,7 @@ def test_the_knock_dummy_addresses_of_a_score_sheet_do_not_exist(client, db):
 
     group = access.group_create(name="วงหมู")
     member(client, group, Membership.Role.HOST)
-    sheet = race.race_open(
+    sheet = scoresheet.scoresheet_open(
         group=group,
         ruleset="gong-zhu",
         players=["Ann", "Bee", "Cat", "Dan"],
@@ -459,7 +459,7 @@ def test_the_knock_dummy_addresses_of_a_score_sheet_do_not_exist(client, db):
         target={"points": 300, "direction": "down"},
         point_value=Decimal(1),
     )
-    hand = race.hand_record(
+    hand = scoresheet.hand_record(
         session=sheet,
         hand={
             "captured": {
@@ -484,7 +484,7 @@ def test_the_knock_dummy_addresses_of_a_score_sheet_do_not_exist(client, db):
 def test_a_new_player_takes_a_seat_on_a_score_sheet_and_plays_the_next_hand(client, db):
     group = access.group_create(name="วงหมู")
     member(client, group, Membership.Role.HOST)
-    sheet = race.race_open(
+    sheet = scoresheet.scoresheet_open(
         group=group,
         ruleset="gong-zhu",
         players=["Ann", "Bee", "Cat", "Dan"],
@@ -493,9 +493,11 @@ def test_a_new_player_takes_a_seat_on_a_score_sheet_and_plays_the_next_hand(clie
         point_value=Decimal(1),
     )
     hearts = [f"H{n}" for n in range(2, 11)] + ["HJ", "HQ", "HK", "HA"]
-    race.hand_record(session=sheet, hand={"captured": {"Ann": ["SQ", "DJ", "C10"], "Bee": hearts}})
+    scoresheet.hand_record(
+        session=sheet, hand={"captured": {"Ann": ["SQ", "DJ", "C10"], "Bee": hearts}}
+    )
     assert client.post(f"/s/{sheet.pk}/seats", {"position": "3", "name": "Eve"}).status_code == 302
-    hand = race.hand_record(
+    hand = scoresheet.hand_record(
         session=sheet, hand={"captured": {"Eve": ["SQ", "DJ", "C10"], "Cat": hearts}}
     )
     assert set(hand.scores) == {"Ann", "Bee", "Cat", "Eve"}
@@ -520,14 +522,14 @@ def running_after(body: str, number: int) -> dict[str, int]:
 @pytest.fixture
 def long_dummy(dummy) -> Session:
     """Classic Dummy of 25 hands, far from its target; hand 3 voided."""
-    dummy.race = {**dummy.race, "target": 10**6}
-    dummy.save(update_fields=["race"])
+    dummy.scoresheet = {**dummy.scoresheet, "target": 10**6}
+    dummy.save(update_fields=["scoresheet"])
     hand = {
         "knock": {"player": "Ann", "kind": "normal"},
         "counts": {"Ann": {"table": 40}, "Bee": {"table": 20, "hand": 35}, "Cat": {"table": 10}},
     }
-    made = [race.hand_record(session=dummy, hand=hand) for _ in range(25)]
-    race.hand_void(game=made[2])
+    made = [scoresheet.hand_record(session=dummy, hand=hand) for _ in range(25)]
+    scoresheet.hand_void(game=made[2])
     return dummy
 
 
@@ -584,7 +586,7 @@ def test_the_history_chart_draws_at_most_its_points_the_first_and_last_among_the
     points, labels = drawn()
     assert len(points) == 24  # every hand that counts: not the voided one
     assert labels == ["1", "25"]
-    monkeypatch.setattr("scorekeeper.views.race.CHART_POINTS", 5)
+    monkeypatch.setattr("scorekeeper.views.scoresheet.CHART_POINTS", 5)
     points, labels = drawn()
     assert len(points) == 5
     assert labels == ["1", "25"]
@@ -592,7 +594,7 @@ def test_the_history_chart_draws_at_most_its_points_the_first_and_last_among_the
 
 def test_players_named_like_numbers_or_with_quotes_are_added_up_by_name(en, group):
     names = ["7", 'Ann "Ace"', "นก"]
-    sheet = race.race_open(
+    sheet = scoresheet.scoresheet_open(
         group=group, ruleset="dummy-points", players=names, house={}, target=10**6
     )
     hand = {
@@ -600,7 +602,7 @@ def test_players_named_like_numbers_or_with_quotes_are_added_up_by_name(en, grou
         "counts": {"7": {"table": 40}, 'Ann "Ace"': {"table": 20, "hand": 35}, "นก": {"table": 10}},
     }
     for _ in range(3):
-        race.hand_record(session=sheet, hand=hand)
+        scoresheet.hand_record(session=sheet, hand=hand)
     body = en.get(f"/s/{sheet.pk}/").content.decode()
     assert running_after(body, 3) == {"7": 270, "Ann &quot;Ace&quot;": -45, "นก": 30}
     assert running_after(body, 1) == {"7": 90, "Ann &quot;Ace&quot;": -15, "นก": 10}
@@ -613,13 +615,13 @@ def test_fool_discards_turn_the_deal_however_many_hands_before(en, long_dummy):
         "fool": "Bee",
         "counts": {"Ann": {"table": 40}, "Bee": {"table": 20, "hand": 35}, "Cat": {"table": 10}},
     }
-    first = race.hand_record(session=long_dummy, hand=fooled)  # hand 26, Bee's deal
+    first = scoresheet.hand_record(session=long_dummy, hand=fooled)  # hand 26, Bee's deal
     body = en.get(f"/s/{long_dummy.pk}/").content.decode()
     assert "turned the deal the other way round" in body
     assert "· Ann deals" in body
-    race.hand_void(game=first)
-    race.hand_record(session=long_dummy, hand=fooled)
-    race.hand_record(session=long_dummy, hand=fooled)
+    scoresheet.hand_void(game=first)
+    scoresheet.hand_record(session=long_dummy, hand=fooled)
+    scoresheet.hand_record(session=long_dummy, hand=fooled)
     body = en.get(f"/s/{long_dummy.pk}/").content.decode()
     assert "turned the deal the other way round" not in body
     assert "· Bee deals" in body  # Bee dealt one fool, Ann the other: back in seat order
