@@ -5,31 +5,16 @@ Writes go through `scorekeeper.services`; these models hold the data and the rea
 
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
-from django.db import connection, models
+from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.db import rows
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.knock_dummy_document import game_from_document
 from scorekeeper.rules.money import baht
-
-# Reads of recording a game, written as SQL (scorekeeper.db.rows makes the instances). Each runs
-# on every start or save of a game, most inside the write transaction that, on SQLite, every
-# other table's save waits for, and building them through the ORM cost more than running them
-# (CPU a read: `uv run python bench/web_floor.py`; figures in docs/performance.md). Each says
-# which ORM read it is.
-
-
-def _for_update(of: str = "") -> str:
-    """Lock the rows read (PostgreSQL), of the tables `of` names if given; on SQLite the write
-    transaction itself is the lock."""
-    if not connection.features.has_select_for_update:
-        return ""
-    return f" FOR UPDATE OF {of}" if of else " FOR UPDATE"
 
 
 class Group(models.Model):
@@ -44,15 +29,9 @@ class Group(models.Model):
 
 class PlayerQuerySet(models.QuerySet["Player"]):
     def seated_at(self, session_id: int) -> list["Player"]:
-        """The players in the session's current seats, in seat order: as SQL,
-        `[s.player for s in session.seats.current().select_related("player")]`."""
-        return rows.of(
-            Player,
-            f"SELECT {rows.columns(Player, 'p')} FROM {Player._meta.db_table} p"
-            f" JOIN {Seat._meta.db_table} s ON s.player_id = p.id"
-            " WHERE s.session_id = %s AND s.until_game IS NULL ORDER BY s.position",
-            [session_id],
-        )
+        """The players in the session's current seats, in seat order."""
+        seated = self.filter(seats__session_id=session_id, seats__until_game__isnull=True)
+        return list(seated.order_by("seats__position"))
 
 
 class Player(models.Model):
@@ -77,40 +56,27 @@ class SessionQuerySet(models.QuerySet["Session"]):
     def open(self) -> "SessionQuerySet":
         return self.filter(closed_at__isnull=True)
 
-    def locked(self, pk: int) -> "Session":
-        """The session, its row locked for this transaction: as SQL,
-        `Session.objects.select_for_update().get(pk=pk)`."""
-        found = rows.of(
-            Session,
-            f"SELECT {rows.columns(Session, 's')} FROM {Session._meta.db_table} s"
-            f" WHERE s.id = %s{_for_update()}",
-            [pk],
+    def with_latest_game(self) -> "SessionQuerySet":
+        """Annotate the number and status of each session's latest game (None: no game yet)."""
+        latest = Game.objects.filter(session=models.OuterRef("pk")).order_by("-number", "-id")
+        return self.annotate(
+            latest_number=models.Subquery(latest.values("number")[:1]),
+            latest_status=models.Subquery(latest.values("status")[:1]),
         )
-        if not found:
-            raise self.model.DoesNotExist(f"no session {pk}")
-        return found[0]
+
+    def locked(self, pk: int) -> "Session":
+        """The session, its row locked for this transaction (on SQLite, whose write transactions
+        begin IMMEDIATE, the transaction itself is the lock)."""
+        return self.select_for_update().get(pk=pk)
 
     def admitting(
         self, pk: int, device_id: int | None, user_id: int | None
     ) -> "tuple[Session | None, list[Membership]]":
-        """The session with its group, and the visitor's live memberships of that group, in one
-        statement: as SQL, `Session.objects.select_related("group").filter(pk=pk).first()` and
-        `Membership.objects.live_in(session.group_id, device_id, user_id)`."""
-        found = rows.select(
-            f"SELECT {rows.columns(Session, 's')}, {rows.columns(Group, 'gr')},"
-            f" {rows.columns(Membership, 'm')} FROM {Session._meta.db_table} s"
-            f" JOIN {Group._meta.db_table} gr ON gr.id = s.group_id"
-            f"{_visitor_join()} WHERE s.id = %s",
-            [device_id, user_id, pk],
-            Session,
-            Group,
-            Membership,
-        )
-        if not found:
+        """The session with its group, and the visitor's live memberships of that group."""
+        session = self.select_related("group").filter(pk=pk).first()
+        if session is None:
             return None, []
-        session, group, _ = found[0]
-        session.group = group  # type: ignore[attr-defined]
-        return session, _members(found, group)  # type: ignore[return-value,arg-type]
+        return session, Membership.objects.live_in(session.group, device_id, user_id)
 
 
 class Session(models.Model):
@@ -143,6 +109,8 @@ class Session(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
 
     objects = SessionQuerySet.as_manager()
+    latest_number: int | None  # read with_latest_game() only
+    latest_status: str | None
 
     def __str__(self) -> str:
         return f"{self.group} {self.started_at:%Y-%m-%d}"
@@ -198,61 +166,23 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.exclude(status=Game.Status.VOIDED)
 
     def latest_of(self, session_id: int) -> "Game | None":
-        """The session's latest game, a correction after the game it replaces: as SQL,
-        `session.games.order_by("-number", "-id").first()` (the index game_latest)."""
-        found = rows.of(
-            Game,
-            f"SELECT {rows.columns(Game, 'gm')} FROM {Game._meta.db_table} gm"
-            " WHERE gm.session_id = %s ORDER BY gm.number DESC, gm.id DESC LIMIT 1",
-            [session_id],
-        )
-        return found[0] if found else None
+        """The session's latest game, a correction after the game it replaces (index
+        game_latest)."""
+        return self.filter(session_id=session_id).order_by("-number", "-id").first()
 
     def admitting(
         self, pk: int, session_id: int, device_id: int | None, user_id: int | None
     ) -> "tuple[Game | None, list[Membership]]":
         """The game if it is the session's, with its session and group, and the visitor's live
-        memberships of that group, in one statement: as SQL,
-        `Game.objects.select_related("session__group").filter(pk=pk, session_id=session_id)
-        .first()` and `Membership.objects.live_in(group_id, device_id, user_id)`."""
-        found = rows.select(
-            f"SELECT {rows.columns(Game, 'gm')}, {rows.columns(Session, 's')},"
-            f" {rows.columns(Group, 'gr')}, {rows.columns(Membership, 'm')}"
-            f" FROM {Game._meta.db_table} gm"
-            f" JOIN {Session._meta.db_table} s ON s.id = gm.session_id"
-            f" JOIN {Group._meta.db_table} gr ON gr.id = s.group_id"
-            f"{_visitor_join()} WHERE gm.id = %s AND gm.session_id = %s",
-            [device_id, user_id, pk, session_id],
-            Game,
-            Session,
-            Group,
-            Membership,
-        )
-        if not found:
+        memberships of that group."""
+        game = self.select_related("session__group").filter(pk=pk, session_id=session_id).first()
+        if game is None:
             return None, []
-        game, session, group, _ = found[0]
-        session.group = group  # type: ignore[attr-defined]
-        game.session = session  # type: ignore[attr-defined]
-        return game, _members(found, group)  # type: ignore[return-value,arg-type]
+        return game, Membership.objects.live_in(game.session.group, device_id, user_id)
 
     def locked(self, pk: int) -> "Game":
-        """The game read afresh with its session, both rows locked for this transaction: as
-        SQL, `Game.objects.select_related("session")
-        .select_for_update(of=("session", "self")).get(pk=pk)`."""
-        found = rows.select(
-            f"SELECT {rows.columns(Game, 'gm')}, {rows.columns(Session, 's')}"
-            f" FROM {Game._meta.db_table} gm"
-            f" JOIN {Session._meta.db_table} s ON s.id = gm.session_id"
-            f" WHERE gm.id = %s{_for_update(of='s, gm')}",
-            [pk],
-            Game,
-            Session,
-        )
-        if not found:
-            raise self.model.DoesNotExist(f"no game {pk}")
-        game, session = found[0]
-        game.session = session  # type: ignore[attr-defined]
-        return game  # type: ignore[return-value]
+        """The game read afresh with its session, both rows locked for this transaction."""
+        return self.select_related("session").select_for_update(of=("session", "self")).get(pk=pk)
 
 
 class Game(models.Model):
@@ -270,9 +200,8 @@ class Game(models.Model):
     dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     seating = models.JSONField()  # player ids in turn order, the dealer first
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PLAY)
-    document = models.JSONField(
-        default=dict
-    )  # the settle contract's input: header, outcome, events
+    # The settle contract's input without its events (their rows keep them): header, outcome.
+    document = models.JSONField(default=dict)
     tie = models.JSONField(null=True, blank=True)  # what a pending tie waits for
     scores = models.JSONField(
         null=True, blank=True
@@ -307,9 +236,15 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"game {self.number}"
 
+    def settle_document(self) -> dict[str, Any]:
+        """The settle contract's document: the stored header and outcome, and the events from
+        their rows (the one place events are kept)."""
+        events = [e.document for e in self.events.all()]  # in their order; prefetched or not
+        return {**self.document, "events": events}
+
     def settled(self) -> tuple[knock_dummy.Game, knock_dummy.Settlement]:
-        """Settle the stored document again, as the engine reads it (raises RuleError on a tie)."""
-        parsed = game_from_document(self.document)
+        """Settle the stored game again, as the engine reads it (raises RuleError on a tie)."""
+        parsed = game_from_document(self.settle_document())
         return parsed, knock_dummy.settle(parsed)
 
     @property
@@ -469,40 +404,19 @@ class MembershipQuerySet(models.QuerySet["Membership"]):
         return self.filter(who)
 
     def live_in(
-        self, group_id: int, device_id: int | None, user_id: int | None
+        self, group: "Group", device_id: int | None, user_id: int | None
     ) -> "list[Membership]":
-        """The unrevoked memberships of the group held by this device or account: as SQL,
-        `Membership.objects.for_visitor(device_id, user).filter(group_id=group_id,
-        revoked_at__isnull=True)`. Every request makes this read: the ORM took 0.34 ms of CPU
-        for it against 0.09 ms as SQL (in-process, 2026-11-21, through `raw` then). The pages of
-        a session or a game read it with the session (`admitting`)."""
-        return rows.of(
-            Membership,
-            f"SELECT {rows.columns(Membership, 'm')} FROM {Membership._meta.db_table} m"
-            f" WHERE m.group_id = %s AND {_LIVE}",
-            [group_id, device_id, user_id],
-        )
-
-
-# A membership that admits the visitor: not revoked, held by the visitor's device or account (a
-# None matches nothing). Its two parameters: the device's id, the account's.
-_LIVE = "m.revoked_at IS NULL AND (m.device_id = %s OR m.user_id = %s)"
-
-
-def _visitor_join() -> str:
-    """Join the visitor's live memberships of group `gr` as `m`: one row for each, or one row
-    of NULLs if there is none (LEFT JOIN). A stranger's read still finds the session, and the
-    admission check answers 404 as if it did not exist."""
-    return f" LEFT JOIN {Membership._meta.db_table} m ON m.group_id = gr.id AND {_LIVE}"
-
-
-def _members(found: "list[tuple[models.Model, ...]]", group: Group) -> "list[Membership]":
-    """The memberships of rows whose last instance is the LEFT JOINed membership: the row of
-    NULLs that stands for none has no id. Each is given the group already read."""
-    members = [cast("Membership", row[-1]) for row in found if row[-1].pk is not None]
-    for m in members:
-        m.group = group
-    return members
+        """The unrevoked memberships of the group held by this device or account, each given
+        the group already read."""
+        who = Q(pk__in=[])  # a visitor with neither matches nothing (never `IS NULL`)
+        if device_id is not None:
+            who |= Q(device_id=device_id)
+        if user_id is not None:
+            who |= Q(user_id=user_id)
+        mine: list[Membership] = list(self.filter(who, group=group, revoked_at__isnull=True))
+        for m in mine:
+            m.group = group
+        return mine
 
 
 class Membership(models.Model):

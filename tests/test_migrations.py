@@ -53,3 +53,39 @@ def test_keys_move_to_their_audit_entries_and_events_into_games_in_play():
     assert (second.key, second.detail) == ("second", {"number": 2, **events[1]})
     moved = apps.get_model("scorekeeper", "Game").objects.get(pk=game.pk)
     assert moved.document == {**header, "events": events}
+
+    kept_once = migrate([("scorekeeper", "0009_events_in_rows_only")])
+    moved = kept_once.get_model("scorekeeper", "Game").objects.get(pk=game.pk)
+    assert moved.document == header  # the events are in their rows only
+    assert [e.document for e in moved.events.order_by("number")] == events
+
+
+@pytest.mark.django_db(transaction=True)
+def test_events_that_differ_from_their_rows_stop_the_upgrade_naming_the_game():
+    apps = migrate([("scorekeeper", "0008_scoresheet_name")])
+    Game = apps.get_model("scorekeeper", "Game")
+    group = apps.get_model("scorekeeper", "Group").objects.create(name="Saturday")
+    ann = apps.get_model("scorekeeper", "Player").objects.create(group=group, name="Ann")
+    session = apps.get_model("scorekeeper", "Session").objects.create(
+        group=group, ruleset="knock-dummy-2025", stake_level="sian", stake_less=100,
+        stake_medium=200, stake_more=300, fine=200, point_value="0.5", first_dealer=ann,
+    )  # fmt: skip
+    head = {"type": "head", "player": "Ann"}
+    game = Game.objects.create(
+        session=session, number=1, dealer=ann, seating=[ann.pk],
+        document={"players": ["Ann"], "events": [head, head]},
+    )  # fmt: skip
+    apps.get_model("scorekeeper", "Event").objects.create(game=game, number=1, document=head)
+    with pytest.raises(RuntimeError, match=f"game {game.pk} "):
+        migrate([("scorekeeper", "0009_events_in_rows_only")])
+    assert Game.objects.get(pk=game.pk).document["events"] == [head, head]  # left as it was
+    Game.objects.filter(pk=game.pk).update(document={"players": ["Ann"], "events": [head]})
+
+
+@pytest.fixture(autouse=True)
+def _back_to_the_latest_schema(transactional_db):
+    """Every other test runs on today's schema: migrate forward again, whatever happened."""
+    yield
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -4,7 +4,7 @@ A game as the table reports it goes in (`Game`); ledger lines come out (`Settlem
 are those of the Dummy Club's 2025 Thai text.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -691,3 +691,26 @@ def _validate_spetos(game: Game) -> None:
             field="speto_held",
             n=in_play,
         )
+
+
+# -- the deal ------------------------------------------------------------------------------------
+
+
+def dealer_after[P](
+    seating: Sequence[P], knocker: P | None, *, fined: bool, last_drawer: P | None
+) -> P:
+    """Return who deals after a finished game (`seating` in turn order, the dealer first).
+
+    Rule 10: the knocker deals; 16: a game ended by a misdeal's fine passes the deal to the next
+    player; 11: after a stock-out, the player after the one who drew the last card.
+    """
+    if knocker is not None:  # 10
+        return knocker
+    if fined:  # 16
+        return seating[1]
+    if last_drawer is None or last_drawer not in seating:
+        raise RuleError(
+            "last-drawer", "a stock-out game needs who drew the last card (rule 11)",
+            field="last_drawer",
+        )  # fmt: skip
+    return seating[(list(seating).index(last_drawer) + 1) % len(seating)]  # 11

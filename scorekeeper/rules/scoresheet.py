@@ -1,6 +1,6 @@
 """Score sheets to a target (classic Dummy, Gong Zhu): adding a deal to the match totals."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from scorekeeper.rules.errors import RuleError
 
@@ -21,3 +21,19 @@ def add_deal(
             names=", ".join(scores),
         )
     return {p: totals[p] + scores[p] for p in scores}
+
+
+def next_deal[P](
+    seats: Sequence[P], last_dealer: P | None, first_dealer: P, *, turned: bool
+) -> tuple[P, int]:
+    """Return who deals the next hand and which way the deal goes round (1, or −1 once turned).
+
+    The deal goes round the table one seat at a time from the first dealer, in seat order; in
+    classic Dummy an odd number of fool discards so far turns it the other way round. A dealer
+    who left the table is counted where they sat: not found, the deal starts from the first seat.
+    """
+    if last_dealer is None:
+        return first_dealer, 1
+    step = -1 if turned else 1
+    at = list(seats).index(last_dealer) if last_dealer in seats else -1
+    return seats[(at + step) % len(seats)], step

@@ -7,7 +7,6 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scorekeeper.db import rows
 from scorekeeper.models import (
     AuditEntry,
     Device,
@@ -161,10 +160,6 @@ def audit(
     Called inside the writing service's transaction; the group is the session's when a session is
     given. A key already stored means the form was used for another write: refused, and the
     transaction with it.
-
-    The INSERT is written as SQL (scorekeeper.db.rows): every write makes one, inside the write
-    transaction that on SQLite every other table waits for, and AuditEntry.objects.create took
-    263 µs of CPU against 159 µs this way (bench/web_floor.py, 2026-11-22).
     """
     group_id = session.group_id if session is not None else group.pk if group is not None else None
     if group_id is None:
@@ -180,6 +175,6 @@ def audit(
         key=once.stored(key),
     )
     try:
-        rows.insert([entry])
+        entry.save()
     except IntegrityError as error:
         raise ServiceError("key-reused", "this form was already used for something else") from error

@@ -34,7 +34,8 @@ from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger import session_audit
 
 FORMAT = "scorekeeper-group"
-VERSION = 2  # 2: a session's score-sheet settings under "scoresheet" (1: "race")
+VERSION = 2  # 2: a session's score-sheet settings under "scoresheet" (1: "race"), and a game's
+# events in its "events" only (1 repeated them in its document)
 
 CSV_HEADER = (
     "line",
@@ -495,6 +496,20 @@ def _import(data: dict[str, Any]) -> tuple[Group, list[Session]]:
     return group, sessions
 
 
+def _document_without_events(raw_game: Any, at: str) -> dict[str, Any]:
+    """The game's document as stored today: its events are kept in their rows only. An export
+    of version 1 repeats them in the document; the two copies must agree."""
+    document = _get(raw_game, "document", dict, at)
+    if "events" not in document:
+        return document
+    listed = [
+        e.get("document") if isinstance(e, dict) else e for e in _list(raw_game, "events", at)
+    ]
+    if document["events"] != listed:
+        raise _malformed(f"{at}.document.events", "differ from the game's events")
+    return {k: v for k, v in document.items() if k != "events"}
+
+
 def _upgraded(data: dict[str, Any]) -> dict[str, Any]:
     """Return an export of an earlier version in today's shape (version 1 named a session's
     score-sheet settings "race")."""
@@ -561,6 +576,7 @@ def _session_import(
         seating = _list(raw_game, "seating", at)
         if not all(isinstance(who, str) and who in players for who in seating):
             raise _malformed(f"{at}.seating", f"names someone who is not a player: {seating!r}")
+        document = _document_without_events(raw_game, at)
         game = _valid(
             Game(
                 session=session,
@@ -568,7 +584,7 @@ def _session_import(
                 dealer=_player(raw_game, "dealer", players, at),
                 seating=[players[who].pk for who in seating],
                 status=_get(raw_game, "status", str, at),
-                document=_get(raw_game, "document", dict, at),
+                document=document,
                 tie=_get(raw_game, "tie", dict, at, null=True),
                 scores=_get(raw_game, "scores", dict, at, null=True),
                 last_drawer=_player(raw_game, "last_drawer", players, at, null=True),

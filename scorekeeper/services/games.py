@@ -5,10 +5,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from scorekeeper.db import rows
 from scorekeeper.models import Event, Game, Membership, Player, Session
 from scorekeeper.rules import knock_dummy
-from scorekeeper.rules.errors import TieUnresolved
+from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.knock_dummy_document import FIELDS, game_from_document
 from scorekeeper.services import ledger, once
 from scorekeeper.services.access import audit
@@ -44,8 +43,8 @@ def _players(game: Game) -> dict[str, int]:
 
 
 def _events(game: Game) -> list[dict[str, Any]]:
-    """Return the game's events so far: its document keeps them as they are recorded."""
-    return list(game.document.get("events", []))
+    """Return the game's events so far, in order."""
+    return game.settle_document()["events"]
 
 
 def _last_standing(session: Session) -> Game | None:
@@ -56,16 +55,15 @@ def dealer_after(last: Game | None, first_dealer_id: int) -> int:
     """Return the id of who deals after `last`, the latest game that stands: rules 9-11, 16."""
     if last is None:
         return first_dealer_id  # 9
-    order = last.seating
-    doc = last.document
     if last.status == Game.Status.IN_PLAY:
         raise ServiceError("game-in-play", "game {n} is still in play", n=last.number)
-    if "knock" in doc:  # 10: the knocker deals
-        return int(order[doc["players"].index(doc["knock"]["player"])])
-    if last.status == Game.Status.FINED:  # 16: a misdeal passes the deal to the next player
-        return int(order[1])
-    assert last.last_drawer_id is not None  # 11: the player after the last drawer
-    return int(order[(order.index(last.last_drawer_id) + 1) % len(order)])
+    knock = last.document.get("knock")
+    return knock_dummy.dealer_after(
+        [int(pk) for pk in last.seating],
+        _players(last)[knock["player"]] if knock else None,
+        fined=last.status == Game.Status.FINED,
+        last_drawer=last.last_drawer_id,
+    )
 
 
 def next_dealer(session: Session) -> Player:
@@ -177,7 +175,7 @@ def _start(
         seating=[p.pk for p in players],
         document=_header(session, players),
     )
-    rows.insert([game])  # as Game.objects.create, without building the INSERT through the ORM
+    game.save()
     audit(actor=actor, action="game-start", session=session, game=game, key=idempotency_key)
     return game
 
@@ -199,7 +197,6 @@ def _refuse_unless_in_play(game: Game) -> None:
     )
 
 
-@transaction.atomic
 def event_add(
     *,
     game: Game,
@@ -207,11 +204,30 @@ def event_add(
     actor: Membership | None = None,
     idempotency_key: str | None = None,
 ) -> Event:
-    """Record an immediate event and write its lines at once (rule 80); a fine ends the game."""
+    """Record an immediate event and write its lines at once (rule 80); a fine ends the game.
+
+    A retry of this very form is refused (its key is already on the audit entry of the event,
+    which rolls everything back, or the game has ended) and answered with the event its first
+    copy recorded: the key is looked up only on a refusal.
+    """
+    try:
+        return _event_add(game=game, event=event, actor=actor, idempotency_key=idempotency_key)
+    except RuleError:  # the engine's refusals too: a second head, say
+        if (done := once.replayed(idempotency_key, "event-add")) is not None:
+            return Event.objects.get(game=done.game, number=done.detail["number"])
+        raise
+
+
+@transaction.atomic
+def _event_add(
+    *,
+    game: Game,
+    event: dict[str, Any],
+    actor: Membership | None,
+    idempotency_key: str | None,
+) -> Event:
     game = lock_game(game)
     session = game.session
-    if (done := once.replayed(idempotency_key, "event-add")) is not None:
-        return Event.objects.get(game=done.game, number=done.detail["number"])
     _refuse_unless_in_play(game)
     events = [*_events(game), event]
     parsed = game_from_document({**game.document, "events": events})
@@ -225,11 +241,10 @@ def event_add(
         players=_players(game),
         lines=knock_dummy.event_lines(parsed, new),
     )
-    game.document = {**game.document, "events": events}
     if new.type is knock_dummy.EventType.FINE:  # 83, 84.3
         game.status = Game.Status.FINED
         game.finished_at = timezone.now()
-    game.save(update_fields=["document", "status", "finished_at"])
+        game.save(update_fields=["status", "finished_at"])
     audit(
         actor=actor, action="event-add", session=session, game=game,
         detail={"number": row.number, **event}, key=idempotency_key,
@@ -264,7 +279,7 @@ def game_finish(
                 field="last_drawer",
             )
         game.last_drawer = last_drawer
-    game.document = {**game.document, **outcome, "events": _events(game)}
+    game.document = {**game.document, **outcome}
     game.finished_at = timezone.now()
     _settle(session, game)
     audit(
@@ -288,7 +303,7 @@ def game_preview(*, game: Game, outcome: dict[str, Any]) -> tuple[Any, Any]:
 
 def _settle(session: Session, game: Game) -> None:
     """Settle the game's document: write its after-game lines, or leave it pending on a tie."""
-    parsed = game_from_document(game.document)
+    parsed = game_from_document(game.settle_document())
     try:
         settlement = knock_dummy.settle(parsed)
     except TieUnresolved as tie:
@@ -304,9 +319,7 @@ def _settle(session: Session, game: Game) -> None:
         ledger.lines_write(session=session, game=game, players=_players(game), lines=after)
         game.status = Game.Status.SETTLED
         game.tie = None
-    # What finishing or resolving a tie changes: an UPDATE of these columns only, as
-    # game.save(update_fields=…) writes it, without building it through the ORM.
-    rows.update(game, ["document", "last_drawer", "finished_at", "status", "tie"])
+    game.save(update_fields=["document", "last_drawer", "finished_at", "status", "tie"])
 
 
 def _resolve(game: Game, tie_break: Any) -> Game:

@@ -12,7 +12,7 @@ classic Dummy a fool discard (ทิ้งโง่) turns the next deal the oth
 out of both, as if it had not been played.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -23,8 +23,10 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scorekeeper.models import Game, Group, Membership, Player, Seat, Session, Standing, Transfer
-from scorekeeper.rules import dummy_points, dummy_points_document, gong_zhu, gong_zhu_document
+from scorekeeper.rules import dummy_points, gong_zhu
+from scorekeeper.rules import scoresheet as scoresheet_rules
 from scorekeeper.rules import transfers as transfer_rules
+from scorekeeper.rules.hand import ENGINES, hand_result
 from scorekeeper.services import ledger, once
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
@@ -35,10 +37,6 @@ RULESETS = (DUMMY, GONG_ZHU)
 PLAYERS: dict[str, tuple[int, int]] = {
     DUMMY: (dummy_points.MIN_PLAYERS, dummy_points.MAX_PLAYERS),
     GONG_ZHU: (3, 4),
-}
-ENGINES: dict[str, Callable[[Any], dict[str, Any]]] = {
-    DUMMY: dummy_points_document.game_document_result,
-    GONG_ZHU: gong_zhu_document.game_document_result,
 }
 # What a hand adds to the session's header (rules, players, house) to make the engine's deal.
 HAND_FIELDS: dict[str, set[str]] = {
@@ -110,11 +108,6 @@ def hand_document(session: Session, players: Sequence[str], hand: dict[str, Any]
         "house": session.scoresheet["house"],
         **hand,
     }
-
-
-def hand_result(document: dict[str, Any]) -> dict[str, Any]:
-    """Score a stored or previewed deal with its game's engine; RuleError if it cannot be."""
-    return ENGINES[document["rules"]](document)
 
 
 # -- opening a session ---------------------------------------------------------------------------
@@ -224,12 +217,15 @@ def next_deal(session: Session, players: Sequence[Player]) -> tuple[Player, int]
         .values("dealer_id", "fools")
         .first()
     )
-    if last is None:
-        seated = next((p for p in players if p.pk == session.first_dealer_id), None)
-        return seated or session.first_dealer, 1
-    step = -1 if session.ruleset == DUMMY and last["fools"] % 2 else 1
-    at = next((i for i, p in enumerate(players) if p.pk == last["dealer_id"]), -1)
-    return players[(at + step) % len(players)], step
+    seats = [p.pk for p in players]
+    first = session.first_dealer_id
+    turned = last is not None and session.ruleset == DUMMY and last["fools"] % 2 == 1
+    dealer, step = scoresheet_rules.next_deal(
+        seats, last and last["dealer_id"], first, turned=turned
+    )
+    if dealer not in seats:  # the first dealer left the table before the first hand
+        return session.first_dealer, step
+    return players[seats.index(dealer)], step
 
 
 def next_dealer(session: Session) -> Player:

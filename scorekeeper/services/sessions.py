@@ -28,8 +28,8 @@ NAME_LENGTH = 40
 
 
 @transaction.atomic
-def player_create(*, group: Group, name: str) -> Player:
-    """Add a member to a group, or return the member who already has that name."""
+def player_create(*, group: Group | int, name: str) -> Player:
+    """Add a member to a group (or its id), or return the member who already has that name."""
     name = " ".join(name.split())
     if not name:
         raise ServiceError("player-name", "a player needs a name", field="name")
@@ -37,7 +37,15 @@ def player_create(*, group: Group, name: str) -> Player:
         raise ServiceError(
             "player-name-long", "a name has at most {n} letters", field="name", n=NAME_LENGTH
         )
-    player, _ = Player.objects.get_or_create(group=group, name=name)
+    group_id = group if isinstance(group, int) else group.pk
+    # One statement whether or not the name is new: an INSERT that, on the name's unique
+    # constraint, touches the existing row instead, and returns its id either way.
+    [player] = Player.objects.bulk_create(
+        [Player(group_id=group_id, name=name)],
+        update_conflicts=True,
+        unique_fields=["group", "name"],
+        update_fields=["name"],
+    )
     return player
 
 
@@ -157,12 +165,18 @@ def seat_change(
 ) -> list[Seat]:
     """Put `player` (or a member by that name) at `position` from the next game on; a seated
     player swaps."""
-    session = lock_open(session)
-    if session.games.filter(status=Game.Status.IN_PLAY).exists():
+    session = Session.objects.with_latest_game().locked(session.pk)
+    _refuse_closed(session)
+    if session.latest_status == Game.Status.IN_PLAY:  # a game in play is always the latest
         raise ServiceError("game-in-play", "finish or void the game in play first", field="seat")
-    if isinstance(player, str):  # created only now, so a refusal leaves no stray member
-        player = player_create(group=session.group, name=player)
-    seats = seat_move(session=session, position=position, player=player)
+    current = list(session.seats.current().select_related("player"))
+    if isinstance(player, str):
+        name = " ".join(player.split())
+        seated = next((s.player for s in current if s.player.name == name), None)
+        # created only now, so a refusal leaves no stray member
+        player = seated or player_create(group=session.group_id, name=player)
+    since = (session.latest_number or 0) + 1
+    seats = seat_move(session=session, position=position, player=player, seats=current, since=since)
     audit(
         actor=actor, action="seat-change", session=session,
         detail={"position": position, "player": player.name},
@@ -170,28 +184,46 @@ def seat_change(
     return seats
 
 
-def seat_move(*, session: Session, position: int, player: Player) -> list[Seat]:
-    """Seat `player` at `position` (swapping if seated), within a caller's locked transaction."""
+def seat_move(
+    *,
+    session: Session,
+    position: int,
+    player: Player,
+    seats: list[Seat] | None = None,
+    since: int | None = None,
+) -> list[Seat]:
+    """Seat `player` at `position` (swapping if seated), within a caller's locked transaction.
+
+    `seats`, the current seats, and `since`, the next game's number, if the caller has read them.
+    """
     if player.group_id != session.group_id:
         raise ServiceError("player-group", "{name} is not a member", field="player", name=player)
-    seats = {s.position: s for s in session.seats.current()}
-    if position not in seats:
+    if seats is None:
+        seats = list(session.seats.current().select_related("player"))
+    by_position = {s.position: s for s in seats}
+    if position not in by_position:
         raise ServiceError("position", "there is no seat {n}", field="position", n=position)
-    sitting = seats[position]
+    sitting = by_position[position]
     if sitting.player_id == player.pk:
-        return list(seats.values())
-    since = next_game_number(session)
+        return seats
+    since = next_game_number(session) if since is None else since
     moved = {position: player}
-    other = next((s for s in seats.values() if s.player_id == player.pk), None)
+    other = next((s for s in seats if s.player_id == player.pk), None)
     if other is not None:  # a swap: the one who sat here takes the other seat
         moved[other.position] = sitting.player
-    for pos in moved:
-        Seat.objects.filter(pk=seats[pos].pk).update(until_game=since)
-    Seat.objects.bulk_create(
+    Seat.objects.filter(pk__in=[by_position[pos].pk for pos in moved]).update(until_game=since)
+    new = Seat.objects.bulk_create(
         Seat(session=session, player=p, position=pos, since_game=since) for pos, p in moved.items()
     )
-    Standing.objects.get_or_create(session=session, player=player)
-    return list(session.seats.current())
+    if other is None:  # someone new at the table: their running totals start here, or go on
+        Standing.objects.bulk_create(
+            [Standing(session=session, player=player)], ignore_conflicts=True
+        )
+    return sorted([*(s for s in seats if s.position not in moved), *new], key=_position)
+
+
+def _position(seat: Seat) -> int:
+    return seat.position
 
 
 @transaction.atomic

@@ -48,15 +48,9 @@ def _visitor(request: HtmxHttpRequest) -> tuple[int | None, int | None]:
 
 
 def membership_in(request: HtmxHttpRequest, group: Group) -> Membership | None:
-    """Return the visitor's strongest membership of `group`: the group's rows only, no join.
-
-    The memberships of this device, or of the signed-in account on any device
-    (`Membership.objects.live_in`, one statement written as SQL).
-    """
-    mine = Membership.objects.live_in(group.pk, *_visitor(request))
-    for m in mine:
-        m.group = group  # the caller's, already read
-    return _strongest(mine)
+    """Return the visitor's strongest membership of `group`: of this device, or of the
+    signed-in account on any device."""
+    return _strongest(Membership.objects.live_in(group, *_visitor(request)))
 
 
 def _strongest(mine: list[Membership]) -> Membership | None:

@@ -24,7 +24,7 @@ from scorekeeper.models import Event, Game, LedgerLine, Player, Seat, Session
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, sessions
 from scorekeeper.views import live, scoresheet
-from scorekeeper.views.access import HOST, PLAYER, session_for, transfer_for
+from scorekeeper.views.access import HOST, PLAYER, VIEWER, session_for, transfer_for
 from scorekeeper.views.paging import page_asked
 
 EVENT_CHOICES = [
@@ -218,12 +218,11 @@ def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Close the session and show who pays whom; mark each transfer paid as it is made."""
-    session = session_for(request, session_id, scoresheet=False)
+    closing = request.method == "POST"  # closing the night is the host's
+    session = session_for(request, session_id, HOST if closing else VIEWER, scoresheet=False)
     board = _scoreboard(session)
     form = SettleForm(request.POST or None, players=[row.player.name for row in board])
-    if request.method == "POST":
-        session_for(request, session_id, HOST, scoresheet=False)  # closing the night is the host's
-    if request.method == "POST" and session.is_open and form.is_valid():
+    if closing and session.is_open and form.is_valid():
         hub = None
         if form.cleaned_data["hub"]:
             hub = session.group.players.get(name=form.cleaned_data["hub"])

@@ -22,7 +22,7 @@ EVENT_TYPES = ["head", "speto", "dummy-discard", "full-discard", "show-speto"]
 
 def engine_net(game: Game) -> Counter[str]:
     """What the engine alone says this game makes each player win or lose."""
-    parsed = game_from_document(game.document)
+    parsed = game_from_document(game.settle_document())
     if game.status == Game.Status.PENDING_TIE:
         lines = settle_events(parsed)
         return _net(lines)

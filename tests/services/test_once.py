@@ -67,7 +67,7 @@ def test_a_retried_event_returns_that_event_even_after_another(table):
     assert again.pk == head.pk
     assert Event.objects.filter(game=game).count() == 2
     game.refresh_from_db()
-    assert [e["type"] for e in game.document["events"]] == ["head", "speto"]
+    assert [e.document["type"] for e in game.events.all()] == ["head", "speto"]
 
 
 @pytest.mark.parametrize("key", ["x" * 65, "nul\x00key", "ก" * 200], ids=["long", "NUL", "Thai"])

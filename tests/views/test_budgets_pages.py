@@ -22,7 +22,7 @@ from scorekeeper.services import access, scoresheet, sessions
 from scorekeeper.views.live import version
 from tests.views.conftest import HTMX
 from tests.views.test_budgets import PAGE_BUDGET, add_settled_games
-from tests.views.test_budgets_record import PAYMENT_BUDGET
+from tests.views.test_budgets_record import BUDGET as PAYMENT_BUDGET
 from tests.views.test_scoresheet import dummy_data
 
 SIZES = [0, 100, 10_000]
