@@ -178,3 +178,31 @@ def audit(
         entry.save()
     except IntegrityError as error:
         raise ServiceError("key-reused", "this form was already used for something else") from error
+
+
+def audit_many(
+    *,
+    actor: Membership | None,
+    session: Session,
+    game: Game | None,
+    entries: list[tuple[str, dict[str, Any], str | None]],
+) -> None:
+    """Note several things one write did, in one INSERT: each entry is (action, detail, the key
+    of the form that did it or None). Refused as `audit` refuses a key already stored."""
+    rows = [
+        AuditEntry(
+            group_id=session.group_id,
+            session=session,
+            game=game,
+            membership=actor,
+            device_id=actor.device_id if actor is not None else None,
+            action=action,
+            detail=detail,
+            key=once.stored(key),
+        )
+        for action, detail, key in entries
+    ]
+    try:
+        AuditEntry.objects.bulk_create(rows)
+    except IntegrityError as error:
+        raise ServiceError("key-reused", "this form was already used for something else") from error

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scorekeeper.models import Event, Game, Membership, Player, Session
@@ -10,7 +10,7 @@ from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.knock_dummy_document import FIELDS, game_from_document
 from scorekeeper.services import ledger, once
-from scorekeeper.services.access import audit
+from scorekeeper.services.access import audit, audit_many
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.sessions import lock_game, lock_open, seat_move
 
@@ -268,18 +268,7 @@ def game_finish(
         if (done := once.replayed_game(idempotency_key, "game-finish")) is not None:
             return done
         _refuse_unless_in_play(game)
-    unknown = sorted(set(outcome) - OUTCOME_FIELDS)
-    if unknown:
-        raise ServiceError("outcome-field", "{name} is not part of a result", name=unknown[0])
-    if "knock" not in outcome:
-        if last_drawer is None or last_drawer.pk not in game.seating:
-            raise ServiceError(
-                "last-drawer",
-                "a stock-out game needs who drew the last card (rule 11)",
-                field="last_drawer",
-            )
-        game.last_drawer = last_drawer
-    game.document = {**game.document, **outcome}
+    game.document = _finished_document(game, outcome, last_drawer)
     game.finished_at = timezone.now()
     _settle(session, game)
     audit(
@@ -303,22 +292,8 @@ def game_preview(*, game: Game, outcome: dict[str, Any]) -> tuple[Any, Any]:
 
 def _settle(session: Session, game: Game) -> None:
     """Settle the game's document: write its after-game lines, or leave it pending on a tie."""
-    parsed = game_from_document(game.settle_document())
-    try:
-        settlement = knock_dummy.settle(parsed)
-    except TieUnresolved as tie:
-        game.status = Game.Status.PENDING_TIE
-        game.tie = {
-            "tied": list(tie.tied),
-            "at_stake": list(tie.at_stake),
-            "black": tie.black,
-            "red": tie.red,
-        }
-    else:
-        after = [line for line in settlement.lines if line.due is knock_dummy.Due.AFTER_GAME]
-        ledger.lines_write(session=session, game=game, players=_players(game), lines=after)
-        game.status = Game.Status.SETTLED
-        game.tie = None
+    after, game.status, game.tie = _result(game, _events(game))
+    ledger.lines_write(session=session, game=game, players=_players(game), lines=after)
     game.save(update_fields=["document", "last_drawer", "finished_at", "status", "tie"])
 
 
@@ -378,7 +353,6 @@ def game_void(
     return game
 
 
-@transaction.atomic
 def game_correct(
     *,
     voided: Game,
@@ -388,32 +362,130 @@ def game_correct(
     actor: Membership | None = None,
     idempotency_key: str | None = None,
 ) -> Game:
-    """Enter the corrected game in the place of a voided one, with its events and result."""
+    """Enter the corrected game in the place of a voided one, with its events and result.
+
+    The corrected game is settled whole and written at once: the game, its events, their lines
+    and the result's, each audited as if entered one by one. A retry of this very form is refused
+    (the voided game is already corrected) and answered with the game its first copy made.
+    """
+    try:
+        return _correct(
+            voided=voided, events=events, outcome=outcome, last_drawer=last_drawer, actor=actor,
+            idempotency_key=idempotency_key,
+        )  # fmt: skip
+    except RuleError:
+        if (done := once.replayed_game(idempotency_key, "game-correct")) is not None:
+            return done
+        raise
+
+
+@transaction.atomic
+def _correct(
+    *,
+    voided: Game,
+    events: list[dict[str, Any]],
+    outcome: dict[str, Any] | None,
+    last_drawer: Player | None,
+    actor: Membership | None,
+    idempotency_key: str | None,
+) -> Game:
     voided = lock_game(voided)
     session = voided.session
-    if (done := once.replayed_game(idempotency_key, "game-correct")) is not None:
-        return done
     if voided.status != Game.Status.VOIDED:
         raise ServiceError("not-voided", "void game {n} before correcting it", n=voided.number)
-    if hasattr(voided, "replaced_by"):
-        raise ServiceError("corrected-twice", "game {n} is already corrected", n=voided.number)
-    game = Game.objects.create(
+    header = {k: voided.document[k] for k in voided.document if k in HEADER}
+    parsed = game_from_document({**header, "events": events})
+    knock_dummy.settle_events(parsed)  # the events alone, as entered one by one
+    fined = parsed.fine_event is not None
+    if fined and outcome:
+        raise ServiceError("fine-with-result", "a game ended by a fine has no result")
+    if not fined and outcome is None:
+        raise ServiceError("outcome-missing", "a corrected game needs its result")
+    game = Game(
         session=session,
         number=voided.number,
-        dealer=voided.dealer,
+        dealer_id=voided.dealer_id,
         seating=voided.seating,
-        document={k: voided.document[k] for k in voided.document if k in HEADER},
+        document=header,
         replaces=voided,
+        status=Game.Status.FINED if fined else Game.Status.IN_PLAY,
     )
-    audit(actor=actor, action="game-correct", session=session, game=game, key=idempotency_key)
-    for event in events:
-        event_add(game=game, event=event, actor=actor)
-    game.refresh_from_db()
-    if game.status == Game.Status.IN_PLAY:
-        if outcome is None:
-            raise ServiceError("outcome-missing", "a corrected game needs its result")
-        game_finish(game=game, outcome=outcome, last_drawer=last_drawer, actor=actor)
-    elif outcome:
-        raise ServiceError("fine-with-result", "a game ended by a fine has no result")
-    game.refresh_from_db()
+    if not fined:
+        game.document = _finished_document(game, outcome or {}, last_drawer)
+    game.finished_at = timezone.now()
+    after, game.status, game.tie = _result(game, events)
+    try:
+        game.save()
+    except IntegrityError as error:  # its replaces, or its number, is taken: corrected already
+        raise ServiceError(
+            "corrected-twice", "game {n} is already corrected", n=voided.number
+        ) from error
+    rows = Event.objects.bulk_create(
+        Event(game=game, number=i, document=event) for i, event in enumerate(events, start=1)
+    )
+    players = _players(game)
+    ledger.lines_write_many(
+        session=session,
+        game=game,
+        players=players,
+        lines=[
+            *((row, line) for row, e in zip(rows, parsed.events, strict=True)
+              for line in knock_dummy.event_lines(parsed, e)),
+            *((None, line) for line in after),
+        ],
+    )  # fmt: skip
+    audit_many(
+        actor=actor,
+        session=session,
+        game=game,
+        entries=[
+            ("game-correct", {}, idempotency_key),
+            *(("event-add", {"number": row.number, **row.document}, None) for row in rows),
+            *([] if fined else [("game-finish", outcome or {}, None)]),
+        ],
+    )
     return game
+
+
+def _finished_document(
+    game: Game, outcome: dict[str, Any], last_drawer: Player | None
+) -> dict[str, Any]:
+    """The game's document with its result, once the result's fields are checked (the stock-out's
+    last drawer set on the game)."""
+    unknown = sorted(set(outcome) - OUTCOME_FIELDS)
+    if unknown:
+        raise ServiceError("outcome-field", "{name} is not part of a result", name=unknown[0])
+    if "knock" not in outcome:
+        if last_drawer is None or last_drawer.pk not in game.seating:
+            raise ServiceError(
+                "last-drawer",
+                "a stock-out game needs who drew the last card (rule 11)",
+                field="last_drawer",
+            )
+        game.last_drawer = last_drawer
+    return {**game.document, **outcome}
+
+
+def _result(
+    game: Game, events: list[dict[str, Any]]
+) -> tuple[list[knock_dummy.Line], str, dict[str, Any] | None]:
+    """Settle a finished game's document with these events: its after-game lines, status and
+    tie (a tie waits, with no after-game line)."""
+    if game.status == Game.Status.FINED:
+        return [], Game.Status.FINED, None
+    parsed = game_from_document({**game.document, "events": events})
+    try:
+        settlement = knock_dummy.settle(parsed)
+    except TieUnresolved as tie:
+        return (
+            [],
+            Game.Status.PENDING_TIE,
+            {
+                "tied": list(tie.tied),
+                "at_stake": list(tie.at_stake),
+                "black": tie.black,
+                "red": tie.red,
+            },
+        )
+    after = [line for line in settlement.lines if line.due is knock_dummy.Due.AFTER_GAME]
+    return after, Game.Status.SETTLED, None

@@ -74,6 +74,20 @@ def lines_write(
     event: Event | None = None,
 ) -> list[LedgerLine]:
     """Store the engine's lines (`players`: their names to player ids); update the standings."""
+    return lines_write_many(
+        session=session, game=game, players=players, lines=[(event, line) for line in lines]
+    )
+
+
+def lines_write_many(
+    *,
+    session: Session,
+    game: Game | None,
+    lines: Iterable[tuple[Event | None, knock_dummy.Line]],
+    players: Mapping[str, int],
+) -> list[LedgerLine]:
+    """Store lines of one game, each with the event that made it (None: the game's result), in
+    one INSERT; update the standings."""
     new = [
         LedgerLine(
             session=session,
@@ -87,7 +101,7 @@ def lines_write(
             due=str(line.due),
             instead_of_id=players[line.instead_of] if line.instead_of else None,
         )
-        for line in lines
+        for event, line in lines
     ]
     LedgerLine.objects.bulk_create(new)
     _apply(session, new)

@@ -152,3 +152,17 @@ def test_every_other_write_of_the_table_costs_at_most_ten_statements(en, table, 
     table.refresh_from_db()
     assert not table.is_open
     assert all(n <= BUDGET for n in counts.values()), counts
+
+
+def test_resolving_a_tie_and_correcting_a_voided_game_cost_at_most_ten_statements(en, table):
+    tied = games.game_start(session=table, fool_swap=False)
+    draw = {"knock": {"player": "Dan", "kind": "normal"}, "points": {"Ann": 5, "Bee": 5, "Cat": 5}}
+    games.game_finish(game=tied, outcome=draw)
+    url = f"/s/{table.pk}/games/{tied.pk}"
+    resolve = written(en, f"{url}/tie", {"order": "Cat, Ann, Bee", "idempotency_key": "tie"})
+    games.game_void(game=tied)
+    correct = written(
+        en, f"{url}/correct", {**finish_data(knocker="Bee", points_0="10", points_1=""), "k": "k"}
+    )
+    assert Game.objects.get(replaces=tied).status == Game.Status.SETTLED
+    assert len(resolve) <= BUDGET and len(correct) <= BUDGET, "\n".join(resolve + correct)
