@@ -236,13 +236,14 @@ def session_close(
 ) -> list[Transfer]:
     """Close the session and say who pays whom: the fewest transfers, or everyone with `hub`."""
     session = lock_open(session)
-    waiting = session.games.filter(status__in=[Game.Status.IN_PLAY, Game.Status.PENDING_TIE])
-    if waiting.exists():
+    open_ = session.games.filter(status__in=[Game.Status.IN_PLAY, Game.Status.PENDING_TIE])
+    waiting = open_.order_by("number").values_list("number", flat=True).first()
+    if waiting is not None:
         raise ServiceError(
             "games-open",
             "game {n} is not settled yet: finish it, resolve its tie or void it",
             field="session",
-            n=waiting.first().number,  # type: ignore[union-attr]
+            n=waiting,
         )
     standings = list(session.standings.select_related("player"))
     nets = {s.player.name: s.balance for s in standings}
