@@ -164,20 +164,7 @@ def audit(
     group_id = session.group_id if session is not None else group.pk if group is not None else None
     if group_id is None:
         raise ValueError("an audit entry needs a group or a session")
-    entry = AuditEntry(
-        group_id=group_id,
-        session=session,
-        game=game,
-        membership=actor,
-        device_id=actor.device_id if actor is not None else None,
-        action=action,
-        detail=detail or {},
-        key=once.stored(key),
-    )
-    try:
-        entry.save()
-    except IntegrityError as error:
-        raise ServiceError("key-reused", "this form was already used for something else") from error
+    _audit_insert([_entry(group_id, session, game, actor, action, detail or {}, key)])
 
 
 def audit_many(
@@ -189,20 +176,37 @@ def audit_many(
 ) -> None:
     """Note several things one write did, in one INSERT: each entry is (action, detail, the key
     of the form that did it or None). Refused as `audit` refuses a key already stored."""
-    rows = [
-        AuditEntry(
-            group_id=session.group_id,
-            session=session,
-            game=game,
-            membership=actor,
-            device_id=actor.device_id if actor is not None else None,
-            action=action,
-            detail=detail,
-            key=once.stored(key),
-        )
-        for action, detail, key in entries
-    ]
+    _audit_insert(
+        [
+            _entry(session.group_id, session, game, actor, action, detail, key)
+            for action, detail, key in entries
+        ]
+    )
+
+
+def _entry(
+    group_id: int,
+    session: Session | None,
+    game: Game | None,
+    actor: Membership | None,
+    action: str,
+    detail: dict[str, Any],
+    key: str | None,
+) -> AuditEntry:
+    return AuditEntry(
+        group_id=group_id,
+        session=session,
+        game=game,
+        membership=actor,
+        device_id=actor.device_id if actor is not None else None,
+        action=action,
+        detail=detail,
+        key=once.stored(key),
+    )
+
+
+def _audit_insert(entries: list[AuditEntry]) -> None:
     try:
-        AuditEntry.objects.bulk_create(rows)
+        AuditEntry.objects.bulk_create(entries)
     except IntegrityError as error:
         raise ServiceError("key-reused", "this form was already used for something else") from error
