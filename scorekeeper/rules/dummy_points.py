@@ -322,6 +322,7 @@ def validate(deal: Deal) -> None:
     _validate_house(deal.house)
     for player in deal.players:
         _validate_count(deal, player, deal.counts[player])
+    _validate_deck(deal)
     _validate_knock(deal)
     _validate_head(deal)
     _validate_penalties(deal)
@@ -356,6 +357,23 @@ def _validate_players(deal: Deal) -> None:
     missing = [p for p in deal.players if p not in deal.counts]
     if missing:
         _fail("count-missing", "no count for {names}", field="counts", names=", ".join(missing))
+
+
+def _validate_deck(deal: Deal) -> None:
+    """The deck counts 465 points in all: the points reported laid and held cannot add up to
+    more. A difference alone stands for at least its size (table − hand ≤ table + hand)."""
+    reported = sum(
+        c.table + c.hand if c.difference is None else abs(c.difference)
+        for c in deal.counts.values()
+    )
+    if reported > DECK_POINTS:
+        _fail(
+            "points-deck",
+            "the counts add up to {n} points laid and held, more than the whole deck's {most}",
+            field="counts",
+            n=reported,
+            most=DECK_POINTS,
+        )
 
 
 def _validate_house(house: HouseRules) -> None:
@@ -495,6 +513,16 @@ def _validate_penalties(deal: Deal) -> None:
                 "{name}'s head close discard needs another player to have picked up the head",
                 field="counts",
                 name=player,
+            )
+    for kind in (Penalty.SPETO_CLOSE, Penalty.SPETO_LAID_OFF):
+        if tally[kind] > len(SPETOS):  # each Speto is melded, or laid off, once
+            _fail(
+                "speto-penalty-count",
+                "{n} {kind} penalties, but the deck has only {most} Spetos",
+                field="counts",
+                n=tally[kind],
+                kind=str(kind),
+                most=len(SPETOS),
             )
     if tally[Penalty.SPETO_DEFENCE] > 1:
         _fail(

@@ -130,7 +130,8 @@ def _count(value: Any, field: str, house: HouseRules, cards: _Cards) -> Count:
     return Count(
         table=cards.points(raw.get("table", 0), f"{field}.table", house, aces_in_runs),
         hand=cards.points(raw.get("hand", 0), f"{field}.hand", house),
-        difference=None if difference is None else read_whole(difference, f"{field}.difference"),
+        # Given, it must be a number: a null difference is not a count of nothing.
+        difference=read_whole(difference, f"{field}.difference") if "difference" in raw else None,
         collected=_flag(raw.get("collected", True), f"{field}.collected"),
         penalties={
             read_choice(k, f"{field}.penalties", Penalty): _penalty_count(

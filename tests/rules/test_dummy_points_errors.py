@@ -35,6 +35,13 @@ def recount(player, **fields):
     return doc
 
 
+def recounted(**counts):
+    """Return the plain deal with these players' counts replaced (Dan holds 35)."""
+    doc = make_doc()
+    doc["counts"] = {"Dan": {"hand": 35}, **counts}
+    return doc
+
+
 ERROR_ROWS = [
     # the document's shape
     ("the deal is a list", [], DOC),
@@ -99,6 +106,28 @@ ERROR_ROWS = [
     ("more table points than the deck", count("Ann", table=470), "points-range"),
     ("a difference beyond the deck", count("Cat", difference=-470), "points-range"),
     ("points not in fives", count("Ann", table=47), "points-fives"),
+    ("a null difference", recount("Cat", difference=None), DOC),
+    ("a difference as text", recount("Cat", difference="20"), DOC),
+    (
+        "more points laid and held than the deck has",
+        recounted(Ann={"table": 300}, Bee={"table": 50}, Cat={"table": 50, "hand": 35}),
+        "points-deck",
+    ),
+    (
+        "differences bigger than the deck together",
+        recounted(Ann={"difference": 300}, Bee={"table": 100}, Cat={"difference": -70}),
+        "points-deck",
+    ),
+    (
+        "three Speto close discards",
+        make_doc(counts=penalised("speto-close", 2) | penalised("speto-close", player="Cat")),
+        "speto-penalty-count",
+    ),
+    (
+        "three Spetos laid off",
+        make_doc(counts=penalised("speto-laid-off", 3)),
+        "speto-penalty-count",
+    ),
     ("a difference not in fives", count("Cat", difference=-22), "points-fives"),
     ("an unknown card", count("Ann", table=["H1"]), "card-unknown"),
     ("a card written rank first", count("Ann", table=["QS"]), "card-unknown"),

@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.dummy_points import (
+    DECK_POINTS,
     Count,
     Deal,
     Head,
@@ -23,7 +24,13 @@ from scorekeeper.rules.dummy_points import (
 
 NAMES = ("Ann", "Bee", "Cat", "Dan")
 PROPERTY = settings(max_examples=100, deadline=None)
-FIVES = st.integers(0, 93).map(lambda n: 5 * n)  # 0 to 465, the whole deck
+
+
+def fives_up_to(most):
+    """Points that come in fives, from 0 to `most` (what is left of the deck's 465)."""
+    return st.integers(0, most // 5).map(lambda n: 5 * n)
+
+
 MULTIPLIER = {"normal": 1, "dark": 2, "color": 2, "dark-color": 4}
 PENALTY_FIELD = {kind: kind.value.replace("-", "_") for kind in Penalty}
 
@@ -76,11 +83,18 @@ def deals(draw):
         fool = draw(st.sampled_from([p for p in players if p != knocker]))
     counts = {}
     defence_left = True
+    deck_left = DECK_POINTS  # what is laid and held comes out of one deck
+    spetos_left = {Penalty.SPETO_CLOSE: 2, Penalty.SPETO_LAID_OFF: 2}  # and its two Spetos
     for p in players:
-        table = draw(FIVES) if collected[p] else 0
-        hand = 0 if p == knocker else draw(FIVES)
+        table = draw(fives_up_to(deck_left)) if collected[p] else 0
+        hand = 0 if p == knocker else draw(fives_up_to(deck_left - table))
+        deck_left -= table + hand
         drawn = draw(penalties(p, head, defence_left))
         defence_left &= Penalty.SPETO_DEFENCE not in drawn
+        for kind, left in spetos_left.items():
+            if kind in drawn:
+                drawn[kind] = min(drawn[kind], left)
+                spetos_left[kind] -= drawn[kind]
         if draw(st.booleans()):
             counts[p] = Count(table, hand, collected=collected[p], penalties=drawn)
         else:
@@ -123,7 +137,12 @@ def test_a_collected_players_score_is_linear_in_table_minus_hand(deal, data):
     before = deal.counts[player]
     knocker = deal.knock is not None and deal.knock.player == player
     m = deal.knock.multiplier if knocker else 1
-    shifted = data.draw(FIVES)
+    others = sum(
+        c.table + c.hand if c.difference is None else abs(c.difference)
+        for p, c in deal.counts.items()
+        if p != player
+    )
+    shifted = data.draw(fives_up_to(DECK_POINTS - others))
     after = replace(before, table=shifted, hand=0, difference=None)
     moved = replace(deal, counts={**deal.counts, player: after})
 
