@@ -8,6 +8,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.models import Session, Transfer
+from scorekeeper.names import cleaned
 from scorekeeper.rules.document import LARGEST
 from scorekeeper.rules.knock_dummy import KnockKind, Level
 
@@ -85,7 +86,7 @@ class SessionOpenForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        names = [" ".join(str(data.get(f"seat_{i}", "")).split()) for i in range(1, 5)]
+        names = [cleaned(str(data.get(f"seat_{i}", ""))) for i in range(1, 5)]
         for i, name in enumerate(names, start=1):
             if name and names.index(name) != i - 1:
                 self.add_error(f"seat_{i}", _("%(name)s is already seated") % {"name": name})

@@ -12,6 +12,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.forms import NAME, NUMBER
+from scorekeeper.names import cleaned
 from scorekeeper.rules.dummy_points import DECK_POINTS, PAGE_HOUSE, KnockKind, Penalty
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import CARD_POINTS, GLASS_ALONE, HEARTS, Card, Direction
@@ -96,7 +97,7 @@ class ScoresheetOpenForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        names = [" ".join(str(data.get(f) or "").split()) for f in SEAT_FIELDS]
+        names = [cleaned(str(data.get(f) or "")) for f in SEAT_FIELDS]
         for i, name in enumerate(names):
             data[SEAT_FIELDS[i]] = name
             if name and names.index(name) != i:

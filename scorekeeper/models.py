@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorekeeper.names import cleaned
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.knock_dummy_document import game_from_document
 from scorekeeper.rules.money import baht
@@ -38,15 +39,23 @@ class Player(models.Model):
     """A member of a group, by display name."""
 
     group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="players")
-    name = models.CharField(max_length=40)
+    name = models.CharField(max_length=40)  # as it was recorded
+    # The name cleaned (scorekeeper.names): two names that clean the same are one player. A
+    # name recorded before names were cleaned keeps its own key if another took that one first.
+    key = models.CharField(max_length=80)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = PlayerQuerySet.as_manager()
 
     class Meta:
         constraints: ClassVar = [
-            models.UniqueConstraint(fields=["group", "name"], name="player_name_unique_in_group")
+            models.UniqueConstraint(fields=["group", "key"], name="player_key_unique_in_group")
         ]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self.key:
+            self.key = cleaned(self.name)
+        super().save(*args, **kwargs)
 
     def __str__(self) -> str:
         return self.name

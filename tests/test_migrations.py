@@ -82,6 +82,20 @@ def test_events_that_differ_from_their_rows_stop_the_upgrade_naming_the_game():
     Game.objects.filter(pk=game.pk).update(document={"players": ["Ann"], "events": [head]})
 
 
+@pytest.mark.django_db(transaction=True)
+def test_players_get_the_keys_of_their_names_and_keep_the_names_as_recorded():
+    apps = migrate([("scorekeeper", "0009_events_in_rows_only")])
+    group = apps.get_model("scorekeeper", "Group").objects.create(name="Saturday")
+    Player = apps.get_model("scorekeeper", "Player")
+    ann, pasted = (Player.objects.create(group=group, name=n) for n in ("Ann", "An\u200bn"))
+    apps = migrate([("scorekeeper", "0010_player_key")])
+    Player = apps.get_model("scorekeeper", "Player")
+    assert [(p.name, p.key) for p in Player.objects.order_by("pk")] == [
+        ("Ann", "Ann"),
+        ("An\u200bn", " 1 Ann"),  # recorded as another player: it stays one
+    ]
+
+
 @pytest.fixture(autouse=True)
 def _back_to_the_latest_schema(transactional_db):
     """Every other test runs on today's schema: migrate forward again, whatever happened."""

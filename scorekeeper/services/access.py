@@ -17,6 +17,7 @@ from scorekeeper.models import (
     Membership,
     Session,
 )
+from scorekeeper.names import cleaned
 from scorekeeper.services import once
 from scorekeeper.services.errors import ServiceError
 
@@ -38,7 +39,7 @@ def group_create(
     *, name: str, device: Device | None = None, user: Any = None, host_name: str = ""
 ) -> Group:
     """Start a group (วง); whoever starts it is its host (a script may start one with no host)."""
-    name = name.strip()
+    name = cleaned(name)
     if not name:
         raise ServiceError("group-name", "a group needs a name", field="name")
     group = Group.objects.create(name=name)
@@ -49,7 +50,7 @@ def group_create(
         role=Membership.Role.HOST,
         device=device,
         user=user if user is not None and user.is_authenticated else None,
-        name=host_name.strip()[:40],
+        name=cleaned(host_name)[:40],
     )
     audit(group=group, actor=host, action="group-create", detail={"name": name})
     return group
@@ -115,7 +116,7 @@ def invite_join(
         role=invite.role,
         device=device,
         user=user if user is not None and user.is_authenticated else None,
-        name=name.strip()[:40],
+        name=cleaned(name)[:40],
     )
     audit(group=invite.group, actor=member, action="member-join", detail={"role": invite.role})
     return member

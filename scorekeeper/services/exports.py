@@ -30,6 +30,7 @@ from scorekeeper.models import (
     Standing,
     Transfer,
 )
+from scorekeeper.names import unique_key
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger import session_audit
 
@@ -427,14 +428,15 @@ def _import(data: dict[str, Any]) -> tuple[Group, list[Session]]:
     group.save()
 
     players: dict[str, Player] = {}
+    keys: set[str] = set()  # names are imported as recorded, each with a key of its own
     for i, raw in enumerate(_list(data, "players", "")):
         where = f"players[{i}]"
         who = _get(raw, "name", str, where)
         if who in players:
             raise _malformed(f"{where}.name", f"repeats {who!r}")
-        players[who] = _valid(
-            Player(group=group, name=who, created_at=_when(raw, "created_at", where)), where
-        )
+        at = _when(raw, "created_at", where)
+        player = Player(group=group, name=who, key=unique_key(who, keys), created_at=at)
+        players[who] = _valid(player, where)
     Player.objects.bulk_create(players.values())
 
     members = []

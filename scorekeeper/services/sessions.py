@@ -17,6 +17,7 @@ from scorekeeper.models import (
     Standing,
     Transfer,
 )
+from scorekeeper.names import cleaned
 from scorekeeper.rules import transfers
 from scorekeeper.rules.document import LARGEST
 from scorekeeper.rules.knock_dummy import RULES, SEATS, STAKE_LEVELS
@@ -29,8 +30,9 @@ NAME_LENGTH = 40
 
 @transaction.atomic
 def player_create(*, group: Group | int, name: str) -> Player:
-    """Add a member to a group (or its id), or return the member who already has that name."""
-    name = " ".join(name.split())
+    """Add a member to a group (or its id), or return the member whose name cleans the same
+    (scorekeeper.names): a name pasted with a zero-width space is the same player."""
+    name = cleaned(name)
     if not name:
         raise ServiceError("player-name", "a player needs a name", field="name")
     if len(name) > NAME_LENGTH:
@@ -38,13 +40,13 @@ def player_create(*, group: Group | int, name: str) -> Player:
             "player-name-long", "a name has at most {n} letters", field="name", n=NAME_LENGTH
         )
     group_id = group if isinstance(group, int) else group.pk
-    # One statement whether or not the name is new: an INSERT that, on the name's unique
+    # One statement whether or not the name is new: an INSERT that, on the key's unique
     # constraint, touches the existing row instead, and returns its id either way.
     [player] = Player.objects.bulk_create(
-        [Player(group_id=group_id, name=name)],
+        [Player(group_id=group_id, name=name, key=name)],
         update_conflicts=True,
-        unique_fields=["group", "name"],
-        update_fields=["name"],
+        unique_fields=["group", "key"],
+        update_fields=["key"],
     )
     return player
 
@@ -171,8 +173,7 @@ def seat_change(
         raise ServiceError("game-in-play", "finish or void the game in play first", field="seat")
     current = list(session.seats.current().select_related("player"))
     if isinstance(player, str):
-        name = " ".join(player.split())
-        seated = next((s.player for s in current if s.player.name == name), None)
+        seated = next((s.player for s in current if s.player.key == cleaned(player)), None)
         # created only now, so a refusal leaves no stray member
         player = seated or player_create(group=session.group_id, name=player)
     since = (session.latest_number or 0) + 1
