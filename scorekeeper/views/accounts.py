@@ -6,13 +6,14 @@ Django's own authentication; django-axes refuses logins after repeated failures.
 from typing import Any, cast
 
 from django.contrib.auth import login
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from scorekeeper.forms_accounts import SignInForm, SignUpForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.services import access
 from scorekeeper.views.access import visitor_device
@@ -37,7 +38,7 @@ class SignIn(LoginView):
     """Sign in; this phone's groups become the account's, reachable from any phone signed in."""
 
     template_name = "accounts/login.html"
-    form_class = AuthenticationForm
+    form_class = SignInForm
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         request = cast(HtmxHttpRequest, self.request)
@@ -51,7 +52,7 @@ class SignIn(LoginView):
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HtmxHttpRequest) -> HttpResponse:
-    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
+    form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         device = visitor_device(request)
         user = form.save()

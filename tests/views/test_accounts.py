@@ -43,3 +43,29 @@ def test_an_absurdly_long_login_name_is_refused_not_a_server_error(db):
     response = phone.post("/accounts/login", {"username": "9" * 300, "password": "x"})
     assert response.status_code == 200  # the form again, with its error
     assert "_auth_user_id" not in phone.session
+
+
+def test_a_thai_user_name_signs_up_and_signs_in_as_typed_either_way(client, db):
+    typed = "น\u0e4d\u0e49\u0e32 ก\u0e48\u0e34ง"  # ํ before the tone, the tone before the vowel
+    password = "a-long-pass-phrase-9"
+    signup = client.post(
+        "/accounts/signup", {"username": typed, "password1": password, "password2": password}
+    )
+    assert signup.status_code == 302
+    assert User.objects.get().username == User.normalize_username("น้ำ กิ่ง")  # as Django folds
+    second = Client()
+    assert (
+        second.post(
+            "/accounts/login", {"username": "น้ำ\u200b กิ่ง", "password": password}
+        ).status_code
+        == 302
+    )
+
+
+def test_a_user_name_with_other_signs_or_taken_is_refused_in_thai(client, db):
+    User.objects.create_user("น้ำ", password="x-long-pass-phrase-9")
+    data = {"password1": "a-long-pass-phrase-9", "password2": "a-long-pass-phrase-9"}
+    for name in ("น้ำ", "<ann>"):
+        response = client.post("/accounts/signup", {**data, "username": name})
+        assert response.status_code == 422
+    assert User.objects.count() == 1
