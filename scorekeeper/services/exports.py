@@ -32,7 +32,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.names import unique_key
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.ledger import session_audit
+from scorekeeper.services.ledger_audit import session_audit
 
 FORMAT = "scorekeeper-group"
 VERSION = 2  # 2: a session's score-sheet settings under "scoresheet" (1: "race"), and a game's
@@ -328,7 +328,7 @@ def group_import(*, data: dict[str, Any]) -> Group:
                 "sessions[{at}] does not add up: {problem}",
                 field="data",
                 at=at,
-                problem="; ".join(problems),
+                problem=problems[0],  # the first reason: what comes after may follow from it
             )
     return group
 

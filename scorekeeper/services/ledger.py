@@ -6,11 +6,8 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from scorekeeper.models import Event, Game, LedgerLine, Player, Session, Standing, Transfer
+from scorekeeper.models import Event, Game, LedgerLine, Session, Standing, Transfer
 from scorekeeper.rules import knock_dummy
-from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.hand import hand_result
-from scorekeeper.rules.knock_dummy_document import game_from_document
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +16,7 @@ class Delta:
     settled: int = 0
 
 
-def _deltas(lines: Iterable[LedgerLine]) -> dict[int, Delta]:
+def deltas(lines: Iterable[LedgerLine]) -> dict[int, Delta]:
     """Return what the lines change in each player's standing."""
     net: Counter[int] = Counter()
     settled: Counter[int] = Counter()
@@ -62,7 +59,7 @@ def standings_add(session: Session, deltas: Mapping[int, Delta]) -> None:
 
 
 def _apply(session: Session, lines: list[LedgerLine]) -> None:
-    standings_add(session, _deltas(lines))
+    standings_add(session, deltas(lines))
 
 
 def lines_write(
@@ -145,86 +142,3 @@ def lines_reverse(*, session: Session, lines: Iterable[LedgerLine]) -> list[Ledg
     LedgerLine.objects.bulk_create(new)
     _apply(session, new)
     return new
-
-
-def session_audit(session: Session) -> list[str]:
-    """Replay the ledger and re-settle every game; return every disagreement (none: all is well)."""
-    problems = []
-    lines = list(LedgerLine.objects.for_session(session).select_related("payer", "payee"))
-    if session.is_scoresheet:
-        return _scoresheet_audit(session, lines)
-    replay = _deltas(lines)
-    for standing in Standing.objects.filter(session=session).select_related("player"):
-        want = replay.get(standing.player_id, Delta())
-        if (standing.net, standing.settled) != (want.net, want.settled):
-            problems.append(
-                f"{standing.player}: running totals {standing.net}/{standing.settled}, "
-                f"ledger replay {want.net}/{want.settled}"
-            )
-    by_game: dict[int, list[LedgerLine]] = {}
-    for line in lines:
-        if line.game_id is not None:
-            by_game.setdefault(line.game_id, []).append(line)
-    for game in session.games.prefetch_related("events"):
-        problems += _game_audit(game, by_game.get(game.pk, []))
-    return problems
-
-
-def _scoresheet_audit(session: Session, lines: list[LedgerLine]) -> list[str]:
-    """A score sheet: totals add up the standing hands, settled replays the payments (only)."""
-    problems = [
-        f"line {line.pk} is a {line.item} line: a score sheet records payments only"
-        for line in lines
-        if line.item != LedgerLine.PAYMENT
-    ]
-    want: Counter[int] = Counter()
-    for game in session.games.counted():
-        scores = game.scores or {}
-        for name, player_id in zip(game.document["players"], game.seating, strict=True):
-            want[player_id] += scores.get(name, 0)
-        if game.status != Game.Status.SETTLED:
-            continue
-        try:
-            fresh = hand_result(game.document)["scores"]
-        except RuleError as error:
-            problems.append(f"hand {game.number}: the engine refuses it again ({error})")
-            continue
-        if fresh != scores:
-            problems.append(f"hand {game.number}: stored scores differ from a fresh scoring")
-    replay = _deltas(lines)
-    for standing in Standing.objects.filter(session=session).select_related("player"):
-        paid = replay.get(standing.player_id, Delta()).settled
-        if (standing.net, standing.settled) != (want[standing.player_id], paid):
-            problems.append(
-                f"{standing.player}: running totals {standing.net}/{standing.settled}, "
-                f"hands and payments {want[standing.player_id]}/{paid}"
-            )
-    return problems
-
-
-def _line_key(line: LedgerLine) -> tuple[str, str, int, str, str, str]:
-    return (line.payer.name, line.payee.name, line.amount, line.item, line.rule, line.due)
-
-
-def _game_audit(game: Game, lines: list[LedgerLine]) -> list[str]:
-    originals = [line for line in lines if line.reverses_id is None]
-    reversed_ids = Counter(line.reverses_id for line in lines if line.reverses_id is not None)
-    if game.status == Game.Status.VOIDED:
-        if any(reversed_ids[line.pk] != 1 for line in originals):
-            return [f"game {game.number} is voided but not every line is reversed once"]
-        return []
-    if reversed_ids:
-        return [f"game {game.number} stands but has reversed lines"]
-    if game.status == Game.Status.IN_PLAY:
-        return []
-    names = {p.pk: p.name for p in Player.objects.filter(pk__in=game.seating)}
-    doc = {**game.settle_document(), "players": [names[pk] for pk in game.seating]}
-    parsed = game_from_document(doc)
-    if game.status == Game.Status.PENDING_TIE:
-        want = knock_dummy.settle_events(parsed)
-    else:
-        want = list(knock_dummy.settle(parsed).lines)
-    expected = Counter((w.payer, w.payee, w.amount, str(w.item), w.rule, str(w.due)) for w in want)
-    if Counter(_line_key(line) for line in originals) != expected:
-        return [f"game {game.number}: stored lines differ from a fresh settlement"]
-    return []

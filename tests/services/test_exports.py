@@ -25,7 +25,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.services import access, exports, games, sessions
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.ledger import session_audit
+from scorekeeper.services.ledger_audit import session_audit
 from tests.services.conftest import make_session
 
 SOMCHAI, SOMYING, EVE = "สมชาย", "สมหญิง", "อีฟ"
@@ -397,3 +397,58 @@ def test_a_version_1_export_made_before_the_score_sheet_rename_still_imports(db)
     assert again["lines"] == data["lines"]
     for session in group.sessions.all():
         assert session_audit(session) == []
+
+
+def _first(data: dict, **where: object) -> dict:
+    """The first ledger line of the export with these fields."""
+    return next(line for line in data["lines"] if all(line[k] == v for k, v in where.items()))
+
+
+def _reversal_of_a_reversal(data: dict) -> None:
+    at = next(i for i, line in enumerate(data["lines"]) if line["reverses"] is not None)
+    reversal = dict(data["lines"][at])
+    reversal.update(payer=reversal["payee"], payee=reversal["payer"], reverses=at)
+    data["lines"].append(reversal)
+
+
+def _knocker_with_points(data: dict) -> None:
+    document = data["sessions"][0]["games"][0]["document"]
+    document["knock"]["player"] = next(iter(document["points"]))  # a knocker holds no points
+
+
+AUDIT_ROWS = [
+    (
+        "a line outside any game",
+        lambda d: _first(d, session=0, item="level").update(game=None, event=None),
+        "belongs to no game, event or transfer",
+    ),
+    ("a reversal reversed", _reversal_of_a_reversal, "reverses a reversal"),
+    (
+        "a settle-up transfer ×10",
+        lambda d: d["sessions"][0]["transfers"][0].update(
+            amount=d["sessions"][0]["transfers"][0]["amount"] * 10
+        ),
+        "the transfers do not settle the night",
+    ),
+    (
+        "a settled game relabelled in play",
+        lambda d: d["sessions"][0]["games"][0].update(status="in-play", finished_at=None),
+        "in a closed night",
+    ),
+    ("a knocker changed against the rules", _knocker_with_points, "the rules refuse it"),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"), [row[1:] for row in AUDIT_ROWS], ids=[row[0] for row in AUDIT_ROWS]
+)
+def test_an_import_that_does_not_audit_from_scratch_is_refused_whole_with_its_first_reason(
+    db, export, change, reason
+):
+    data = copy.deepcopy(export)
+    change(data)
+    before = counts()
+    with pytest.raises(ServiceError, match=reason) as refused:
+        exports.group_import(data=data)
+    assert refused.value.code == "import-audit"
+    assert counts() == before

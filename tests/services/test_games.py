@@ -6,7 +6,7 @@ from scorekeeper.models import Game, LedgerLine
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, sessions
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.ledger import session_audit
+from scorekeeper.services.ledger_audit import session_audit
 from tests.services.conftest import make_session, nets, player
 
 DARK_FOOL = {  # the settlement page's worked example (86.2)

@@ -13,7 +13,7 @@ from scorekeeper.rules.knock_dummy import Settlement, settle, settle_events
 from scorekeeper.rules.knock_dummy_document import game_from_document
 from scorekeeper.services import games, sessions
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.ledger import session_audit
+from scorekeeper.services.ledger_audit import session_audit
 from tests.services.conftest import make_session
 
 KINDS = ["normal", "dark", "light-color", "dark-color"]

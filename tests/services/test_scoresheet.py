@@ -10,7 +10,7 @@ from scorekeeper.rules import dummy_points_document, gong_zhu, gong_zhu_document
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, scoresheet, sessions
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.ledger import session_audit
+from scorekeeper.services.ledger_audit import session_audit
 
 HEARTS = [f"H{n}" for n in range(2, 11)] + ["HJ", "HQ", "HK", "HA"]
 DUMMY_HOUSE = {"knock_card_speto_100": True}

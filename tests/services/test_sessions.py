@@ -7,7 +7,7 @@ import pytest
 from scorekeeper.models import LedgerLine, Session, Transfer
 from scorekeeper.services import access, games, sessions
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.ledger import session_audit
+from scorekeeper.services.ledger_audit import session_audit
 from tests.services.conftest import make_session, nets, player
 
 KNOCK = {

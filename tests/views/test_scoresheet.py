@@ -10,7 +10,7 @@ from django.test import Client
 from scorekeeper.models import Game, Membership, Session, Standing, Transfer
 from scorekeeper.rules import gong_zhu
 from scorekeeper.services import access, scoresheet
-from scorekeeper.services.ledger import session_audit
+from scorekeeper.services.ledger_audit import session_audit
 from tests.views.conftest import HTMX, member
 
 HEARTS = [f"H{n}" for n in range(2, 11)] + ["HJ", "HQ", "HK", "HA"]

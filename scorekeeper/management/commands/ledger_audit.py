@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from scorekeeper.models import Session
-from scorekeeper.services.ledger import session_audit
+from scorekeeper.services.ledger_audit import session_audit
 
 
 class Command(BaseCommand):

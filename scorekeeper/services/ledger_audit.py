@@ -1,0 +1,247 @@
+"""The ledger audit: a session's ledger checked from scratch against the rules (issue 19, item 3).
+
+What is stored is trusted for nothing. Every game is settled again from its stored document and
+events; its lines must be exactly those, each owned by the game or the event that made it. A
+reversal must mirror the line it reverses, and a voided game must have every line reversed once.
+Every line belongs to a game or a transfer. A closed night's transfers must settle its standings
+exactly, and a payment must be its transfer's. The running totals must equal the ledger's replay.
+`manage.py ledger_audit` and every import run it; an empty list means all is well.
+"""
+
+from collections import Counter
+from typing import Any
+
+from scorekeeper.models import Game, LedgerLine, Player, Session, Standing
+from scorekeeper.rules import knock_dummy
+from scorekeeper.rules.errors import RuleError, TieUnresolved
+from scorekeeper.rules.hand import hand_result
+from scorekeeper.rules.knock_dummy_document import game_from_document
+from scorekeeper.services.ledger import Delta, deltas
+
+OPEN = (Game.Status.IN_PLAY, Game.Status.PENDING_TIE)
+# What a fresh settlement says of a line: the event that made it (its number, or None for the
+# game's result), who pays whom, how much, for what, by which rule, when, and for whom instead.
+type LineKey = tuple[int | None, str, str, int, str, str, str, str | None]
+
+
+def session_audit(session: Session) -> list[str]:
+    """Check the session's ledger from scratch; return every problem found, first things first."""
+    session = Session.objects.get(pk=session.pk)  # as stored now, whatever the caller holds
+    lines = list(
+        LedgerLine.objects.for_session(session).select_related(
+            "payer", "payee", "instead_of", "event", "transfer"
+        )
+    )
+    games = list(session.games.prefetch_related("events"))
+    problems = _owners(lines, games) + _reversals(lines)
+    if session.is_scoresheet:
+        return problems + _scoresheet(session, lines, games)
+    problems += _statuses(session, games)
+    by_game: dict[int, list[LedgerLine]] = {}
+    for line in lines:
+        if line.game_id is not None:
+            by_game.setdefault(line.game_id, []).append(line)
+    names = {p.pk: p.name for p in Player.objects.filter(group_id=session.group_id)}
+    for game in games:
+        problems += _game(game, by_game.get(game.pk, []), names)
+    return problems + _transfers(session, lines) + _standings(session, deltas(lines))
+
+
+def _owners(lines: list[LedgerLine], games: list[Game]) -> list[str]:
+    """Every line names what made it: a game (and the event of that game), or a transfer."""
+    ids = {g.pk for g in games}
+    problems = []
+    for line in lines:
+        if line.game_id is None and line.transfer_id is None:
+            problems.append(f"line {line.pk} belongs to no game, event or transfer")
+        elif line.game_id is not None and line.game_id not in ids:
+            problems.append(f"line {line.pk} names a game of another session")
+        elif line.event is not None and line.event.game_id != line.game_id:
+            problems.append(f"line {line.pk} names an event of another game")
+        elif line.item == LedgerLine.PAYMENT and line.transfer_id is None:
+            problems.append(f"line {line.pk} is a payment of no transfer")
+    return problems
+
+
+def _reversals(lines: list[LedgerLine]) -> list[str]:
+    """A reversal mirrors exactly the line it reverses: the same everything, payer and payee
+    swapped; a line is reversed once at most, and a reversal is never reversed."""
+    by_id = {line.pk: line for line in lines}
+    problems = []
+    reversed_ids = Counter(line.reverses_id for line in lines if line.reverses_id is not None)
+    for line in lines:
+        if line.reverses_id is None:
+            continue
+        original = by_id.get(line.reverses_id)
+        if original is None:
+            problems.append(f"line {line.pk} reverses a line of another session")
+        elif original.reverses_id is not None:
+            problems.append(f"line {line.pk} reverses a reversal (line {original.pk})")
+        elif reversed_ids[original.pk] > 1:
+            problems.append(f"line {original.pk} is reversed {reversed_ids[original.pk]} times")
+        elif _mirror(original) != _fields(line):
+            problems.append(f"line {line.pk} does not mirror line {original.pk}, which it reverses")
+    return problems
+
+
+def _fields(line: LedgerLine) -> tuple[Any, ...]:
+    return (
+        line.game_id, line.event_id, line.transfer_id, line.payer_id, line.payee_id, line.amount,
+        line.item, line.rule, line.due, line.instead_of_id,
+    )  # fmt: skip
+
+
+def _mirror(line: LedgerLine) -> tuple[Any, ...]:
+    game, event, transfer, payer, payee, *rest = _fields(line)
+    return (game, event, transfer, payee, payer, *rest)
+
+
+def _statuses(session: Session, games: list[Game]) -> list[str]:
+    problems = []
+    if not session.is_open:
+        problems += [
+            f"game {g.number} is {g.status} in a closed night" for g in games if g.status in OPEN
+        ]
+    in_play = [g for g in games if g.status == Game.Status.IN_PLAY]
+    if len(in_play) > 1:
+        problems.append(f"{len(in_play)} games in play at once")
+    return problems
+
+
+def _fresh(game: Game, names: dict[int, str]) -> tuple[list[LineKey], str | None]:
+    """The lines a fresh settlement of the stored game makes, and the status they fit (None:
+    any status whose lines these are: a voided game is judged by what its document says)."""
+    doc = {**game.settle_document(), "players": [names.get(pk, "?") for pk in game.seating]}
+    parsed = game_from_document(doc)
+    numbers = {id(e): i for i, e in enumerate(parsed.events, start=1)}
+    at_once = [
+        (numbers[id(event)], line) for event in parsed.events
+        for line in knock_dummy.event_lines(parsed, event)
+    ]  # fmt: skip
+    if not set(doc) & {"knock", "points"} and parsed.fine_event is None:
+        knock_dummy.settle_events(parsed)  # still in play: its events alone
+        return [_key(n, line) for n, line in at_once], Game.Status.IN_PLAY
+    try:
+        settlement = knock_dummy.settle(parsed)
+    except TieUnresolved:
+        return [_key(n, line) for n, line in at_once], Game.Status.PENDING_TIE
+    after = [line for line in settlement.lines if line.due is knock_dummy.Due.AFTER_GAME]
+    status = Game.Status.FINED if settlement.ended_by_fine else Game.Status.SETTLED
+    return [_key(n, line) for n, line in at_once] + [_key(None, line) for line in after], status
+
+
+def _key(event: int | None, line: knock_dummy.Line) -> LineKey:
+    return (
+        event, line.payer, line.payee, line.amount, str(line.item), line.rule, str(line.due),
+        line.instead_of,
+    )  # fmt: skip
+
+
+def _stored(line: LedgerLine) -> LineKey:
+    return (
+        line.event.number if line.event else None, line.payer.name, line.payee.name, line.amount,
+        line.item, line.rule, line.due, line.instead_of.name if line.instead_of else None,
+    )  # fmt: skip
+
+
+def _game(game: Game, lines: list[LedgerLine], names: dict[int, str]) -> list[str]:
+    """The game's lines are exactly a fresh settlement's; a voided game's, each reversed once."""
+    what = f"game {game.number}" + (" (a correction)" if game.replaces_id else "")
+    originals = [line for line in lines if line.reverses_id is None]
+    reversed_ids = Counter(line.reverses_id for line in lines if line.reverses_id is not None)
+    if game.status == Game.Status.VOIDED:
+        if any(reversed_ids[line.pk] != 1 for line in originals):
+            return [f"{what} is voided but not every line of it is reversed once"]
+    elif reversed_ids:
+        return [f"{what} stands but has reversed lines"]
+    try:
+        want, status = _fresh(game, names)
+    except RuleError as error:
+        if game.status == Game.Status.VOIDED:  # reversed whole: what it says no longer counts
+            return []
+        return [f"{what}: the rules refuse it ({error.message})"]
+    if game.status != Game.Status.VOIDED and status != game.status:
+        return [f"{what} is {game.status}, but what is stored of it makes it {status}"]
+    if Counter(map(_stored, originals)) != Counter(want):
+        return [f"{what}: its lines differ from a fresh settlement of it"]
+    return []
+
+
+def _transfers(session: Session, lines: list[LedgerLine]) -> list[str]:
+    """A closed night's transfers settle every standing exactly; an open night has none; a
+    payment is its transfer's, once."""
+    transfers = list(session.transfers.select_related("payer", "payee"))
+    if session.is_open:
+        return ["an open night has transfers"] if transfers else []
+    problems = []
+    nets = {p: d.net for p, d in deltas(lines).items()}
+    after = Counter(nets)
+    for t in transfers:
+        after[t.payer_id] += t.amount
+        after[t.payee_id] -= t.amount
+    unsettled = sorted(p for p, left in after.items() if left)
+    if unsettled:
+        problems.append(
+            f"the transfers do not settle the night: {len(unsettled)} players left over"
+        )
+    by_id = {t.pk: t for t in transfers}
+    paid: Counter[int] = Counter()
+    for line in lines:
+        if line.item != LedgerLine.PAYMENT or line.transfer_id is None:
+            continue
+        transfer = by_id.get(line.transfer_id)
+        if transfer is None:
+            problems.append(f"line {line.pk} pays a transfer of another night")
+            continue
+        sides = {(transfer.payer_id, transfer.payee_id), (transfer.payee_id, transfer.payer_id)}
+        if line.amount != transfer.amount or (line.payer_id, line.payee_id) not in sides:
+            problems.append(f"line {line.pk} is not the payment of its transfer")
+        paid[transfer.pk] += 1 if line.reverses_id is None else -1
+    problems += [f"transfer {pk} is marked paid {n} times" for pk, n in paid.items() if n > 1]
+    return problems
+
+
+def _standings(session: Session, replay: dict[int, Delta]) -> list[str]:
+    problems = []
+    for standing in Standing.objects.filter(session=session).select_related("player"):
+        want = replay.get(standing.player_id, Delta())
+        if (standing.net, standing.settled) != (want.net, want.settled):
+            problems.append(
+                f"{standing.player}: running totals {standing.net}/{standing.settled}, "
+                f"ledger replay {want.net}/{want.settled}"
+            )
+    return problems
+
+
+def _scoresheet(session: Session, lines: list[LedgerLine], games: list[Game]) -> list[str]:
+    """A score sheet: totals add up the standing hands, settled replays the payments (only)."""
+    problems = [
+        f"line {line.pk} is a {line.item} line: a score sheet records payments only"
+        for line in lines
+        if line.item != LedgerLine.PAYMENT
+    ]
+    want: Counter[int] = Counter()
+    for game in games:
+        if game.status == Game.Status.VOIDED:
+            continue
+        scores = game.scores or {}
+        for name, player_id in zip(game.document["players"], game.seating, strict=True):
+            want[player_id] += scores.get(name, 0)
+        if game.status != Game.Status.SETTLED:
+            continue
+        try:
+            fresh = hand_result(game.document)["scores"]
+        except RuleError as error:
+            problems.append(f"hand {game.number}: the rules refuse it ({error.message})")
+            continue
+        if fresh != scores:
+            problems.append(f"hand {game.number}: stored scores differ from a fresh scoring")
+    replay = deltas(lines)
+    for standing in Standing.objects.filter(session=session).select_related("player"):
+        paid = replay.get(standing.player_id, Delta()).settled
+        if (standing.net, standing.settled) != (want[standing.player_id], paid):
+            problems.append(
+                f"{standing.player}: running totals {standing.net}/{standing.settled}, "
+                f"hands and payments {want[standing.player_id]}/{paid}"
+            )
+    return problems
