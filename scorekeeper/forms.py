@@ -393,3 +393,10 @@ class InviteForm(forms.Form):
         initial="player",
         widget=forms.RadioSelect,
     )
+    life = forms.TypedChoiceField(
+        label=_("Valid for"),
+        choices=[(1, _("an hour")), (24, _("a day")), (72, _("three days")), (168, _("a week"))],
+        coerce=int,
+        initial=24,
+    )
+    single_use = forms.BooleanField(label=_("For one phone only"), required=False)

@@ -23,6 +23,10 @@ class Group(models.Model):
 
     name = models.CharField(max_length=80)
     created_at = models.DateTimeField(default=timezone.now)
+    # Its creator, until they hand it on: nobody else can remove them or take their role.
+    owner = models.ForeignKey(
+        "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     def __str__(self) -> str:
         return self.name
@@ -481,10 +485,13 @@ class Invite(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
     revoked_at = models.DateTimeField(null=True, blank=True)
+    single_use = models.BooleanField(default=False)
+    used_at = models.DateTimeField(null=True, blank=True)  # a single-use invite, once used
 
     @property
     def is_live(self) -> bool:
-        return self.revoked_at is None and self.expires_at > timezone.now()
+        used = self.single_use and self.used_at is not None
+        return self.revoked_at is None and not used and self.expires_at > timezone.now()
 
 
 class JoinAttempt(models.Model):

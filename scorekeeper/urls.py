@@ -26,6 +26,16 @@ urlpatterns = [
         members.member_remove,
         name="member-remove",
     ),
+    path(
+        "g/<int:group_id>/invites/<int:invite_id>/revoke",
+        members.invite_revoke,
+        name="invite-revoke",
+    ),
+    path(
+        "g/<int:group_id>/members/<int:membership_id>/owner",
+        members.owner_hand_over,
+        name="owner-hand-over",
+    ),
     path("g/<int:group_id>/audit", members.audit, name="audit"),
     path("g/<int:group_id>/export.<str:kind>", exports.group_export, name="group-export"),
     path("g/<int:group_id>/players/<int:player_id>", groups.player, name="player"),

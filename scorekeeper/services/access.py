@@ -25,7 +25,8 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud a
 CODE_LENGTH = 8
 CODE_TRIES = 10  # per address ...
 CODE_WINDOW = timedelta(minutes=10)  # ... in this long
-INVITE_LIFE = timedelta(days=7)
+INVITE_LIFE = timedelta(hours=24)  # unless the host chooses ...
+INVITE_SHORTEST, INVITE_LONGEST = timedelta(hours=1), timedelta(days=7)  # ... within these
 
 
 @transaction.atomic
@@ -52,26 +53,53 @@ def group_create(
         user=user if user is not None and user.is_authenticated else None,
         name=cleaned(host_name)[:40],
     )
+    group.owner = host
+    group.save(update_fields=["owner"])
     audit(group=group, actor=host, action="group-create", detail={"name": name})
     return group
 
 
 @transaction.atomic
-def invite_create(*, group: Group, role: str, by: Membership | None) -> Invite:
-    """Make an invite link and a short code for `role`; only a host may (or an operator: None)."""
+def invite_create(
+    *,
+    group: Group,
+    role: str,
+    by: Membership | None,
+    life: timedelta = INVITE_LIFE,
+    single_use: bool = False,
+) -> Invite:
+    """Make an invite link and a short code for `role`, valid for `life` (an hour to a week),
+    for one phone or any number; only a host may (or an operator: None)."""
     if by is not None and (by.group_id != group.pk or not by.can(Membership.Role.HOST)):
         raise ServiceError("not-host", "only a host can invite", field="role")
     if role not in Membership.Role.values:
         raise ServiceError("role", "unknown role", field="role")
+    if not INVITE_SHORTEST <= life <= INVITE_LONGEST:
+        raise ServiceError("invite-life", "an invite lasts an hour to a week", field="life")
     invite = Invite.objects.create(
         group=group,
         role=role,
         token=secrets.token_urlsafe(24),
         code="".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)),
         created_by=by,
-        expires_at=timezone.now() + INVITE_LIFE,
+        expires_at=timezone.now() + life,
+        single_use=single_use,
     )
-    audit(group=group, actor=by, action="invite-create", detail={"role": role})
+    audit(
+        group=group, actor=by, action="invite-create",
+        detail={"role": role, "hours": life // timedelta(hours=1), "single_use": single_use},
+    )  # fmt: skip
+    return invite
+
+
+@transaction.atomic
+def invite_revoke(*, invite: Invite, by: Membership) -> Invite:
+    """Withdraw an invite: its link and code let nobody in any more."""
+    if by.group_id != invite.group_id or not by.can(Membership.Role.HOST):
+        raise ServiceError("not-host", "only a host can withdraw an invite")
+    Invite.objects.filter(pk=invite.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    audit(group=invite.group, actor=by, action="invite-revoke", detail={"code": invite.code})
+    invite.refresh_from_db()
     return invite
 
 
@@ -97,12 +125,16 @@ def invite_join(
 ) -> Membership:
     """Join a group by an invite's link token or short code; a member keeps the higher role."""
     invite = None
+    invites = Invite.objects.select_for_update()  # a single-use invite lets one phone in
     if token:
-        invite = Invite.objects.filter(token=token).first()
+        invite = invites.filter(token=token).first()
     elif code:
-        invite = Invite.objects.filter(code=normalise_code(code)).first()
+        invite = invites.filter(code=normalise_code(code)).first()
     if invite is None or not invite.is_live:
         raise ServiceError("invite-unknown", "that invite is unknown or has expired", field="code")
+    if invite.single_use:
+        invite.used_at = timezone.now()
+        invite.save(update_fields=["used_at"])
     existing = Membership.objects.filter(
         group=invite.group, device=device, revoked_at__isnull=True
     ).first()
@@ -130,20 +162,55 @@ def memberships_claim(*, device: Device, user: Any) -> int:
 
 @transaction.atomic
 def membership_revoke(*, membership: Membership, by: Membership) -> Membership:
-    """Remove a member from a group; a host cannot remove the last host."""
-    if by.group_id != membership.group_id or not by.can(Membership.Role.HOST):
+    """Remove a member from a group, and the invites they made.
+
+    Only a host may; nobody but the owner removes the owner; a group keeps at least one host.
+    The group's row is locked first, so two hosts removing each other at once go one after the
+    other, and the second finds the first already gone.
+    """
+    group = Group.objects.select_for_update().get(pk=membership.group_id)
+    by = Membership.objects.get(pk=by.pk)  # as it is now, after any wait for the lock
+    membership = Membership.objects.get(pk=membership.pk)
+    if by.revoked_at is not None or by.group_id != group.pk or not by.can(Membership.Role.HOST):
         raise ServiceError("not-host", "only a host can remove members")
+    if membership.pk == group.owner_id and by.pk != group.owner_id:
+        raise ServiceError("owner", "nobody but the group's owner can remove the owner")
+    if membership.revoked_at is not None:
+        return membership
     hosts = Membership.objects.filter(
-        group=membership.group, role=Membership.Role.HOST, revoked_at__isnull=True
+        group=group, role=Membership.Role.HOST, revoked_at__isnull=True
     )
     if membership.role == Membership.Role.HOST and hosts.count() == 1:
         raise ServiceError("last-host", "a group keeps at least one host")
-    membership.revoked_at = timezone.now()
+    now = timezone.now()
+    membership.revoked_at = now
     membership.save(update_fields=["revoked_at"])
-    audit(
-        group=membership.group, actor=by, action="member-remove", detail={"member": str(membership)}
+    withdrawn = Invite.objects.filter(created_by=membership, revoked_at__isnull=True).update(
+        revoked_at=now
     )
+    if membership.pk == group.owner_id:  # the owner left: the longest-standing host owns it
+        group.owner = hosts.order_by("joined_at", "pk").first()
+        group.save(update_fields=["owner"])
+    audit(
+        group=group, actor=by, action="member-remove",
+        detail={"member": str(membership), "invites_withdrawn": withdrawn},
+    )  # fmt: skip
     return membership
+
+
+@transaction.atomic
+def owner_hand_over(*, group: Group, to: Membership, by: Membership) -> Group:
+    """The owner hands the group on to another host."""
+    group = Group.objects.select_for_update().get(pk=group.pk)
+    if by.pk != group.owner_id:
+        raise ServiceError("owner", "only the group's owner can hand it on")
+    to = Membership.objects.get(pk=to.pk)
+    if to.group_id != group.pk or to.revoked_at is not None or to.role != Membership.Role.HOST:
+        raise ServiceError("owner-host", "hand the group on to one of its hosts")
+    group.owner = to
+    group.save(update_fields=["owner"])
+    audit(group=group, actor=by, action="owner-hand-over", detail={"to": str(to)})
+    return group
 
 
 def audit(

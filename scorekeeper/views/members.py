@@ -1,11 +1,14 @@
 """Joining a group by link or short code, the host's members page, and the audit log."""
 
 import contextlib
+from datetime import timedelta
 
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.error_text import error_text
@@ -73,7 +76,11 @@ def members(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     invite = None
     if request.method == "POST" and form.is_valid():
         invite = access.invite_create(
-            group=group, role=form.cleaned_data["role"], by=request.membership
+            group=group,
+            role=form.cleaned_data["role"],
+            by=request.membership,
+            life=timedelta(hours=form.cleaned_data["life"]),
+            single_use=form.cleaned_data["single_use"],
         )
     context = {
         "group": group,
@@ -83,7 +90,13 @@ def members(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
         if invite
         else "",
         "members": group.memberships.filter(revoked_at__isnull=True).order_by("joined_at"),
-        "invites": group.invites.filter(revoked_at__isnull=True).order_by("-created_at")[:10],
+        "invites": [
+            i
+            for i in group.invites.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+            .select_related("created_by")
+            .order_by("-created_at")[:20]
+            if i.is_live
+        ],
     }
     return render(request, "members/members.html", context)
 
@@ -94,6 +107,25 @@ def member_remove(request: HtmxHttpRequest, group_id: int, membership_id: int) -
     membership = get_object_or_404(Membership, pk=membership_id, group=group)
     with contextlib.suppress(RuleError):  # the last host stays; the page shows the list as is
         access.membership_revoke(membership=membership, by=request.membership)
+    return redirect("members", group_id=group.pk)
+
+
+@require_POST
+def invite_revoke(request: HtmxHttpRequest, group_id: int, invite_id: int) -> HttpResponse:
+    group = group_for(request, group_id, HOST)
+    invite = get_object_or_404(Invite, pk=invite_id, group=group)
+    access.invite_revoke(invite=invite, by=request.membership)
+    return redirect("members", group_id=group.pk)
+
+
+@require_POST
+def owner_hand_over(request: HtmxHttpRequest, group_id: int, membership_id: int) -> HttpResponse:
+    group = group_for(request, group_id, HOST)
+    to = get_object_or_404(Membership, pk=membership_id, group=group)
+    try:
+        access.owner_hand_over(group=group, to=to, by=request.membership)
+    except RuleError as e:
+        raise PermissionDenied(error_text(e)) from e
     return redirect("members", group_id=group.pk)
 
 

@@ -29,6 +29,8 @@ GUARDED = {
     "session-open": ("post", PLAYER),
     "members": ("post", HOST),
     "member-remove": ("post", HOST),
+    "invite-revoke": ("post", HOST),
+    "owner-hand-over": ("post", HOST),
     "table": ("get", VIEWER),
     "game-start": ("post", PLAYER),
     "event-add": ("post", PLAYER),
@@ -108,6 +110,7 @@ def night(table, client):
         "transfer_id": transfer.pk,
         "membership_id": host.pk,
         "player_id": first.dealer.pk,
+        "invite_id": access.invite_create(group=table.group, role=PLAYER, by=host).pk,
     }
 
 
@@ -123,6 +126,8 @@ def address(name: str, ids: dict) -> str:
         "session-open": {"group_id": ids["group_id"]},
         "members": {"group_id": ids["group_id"]},
         "member-remove": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
+        "owner-hand-over": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
+        "invite-revoke": {"group_id": ids["group_id"], "invite_id": ids["invite_id"]},
         "event-add": {"session_id": ids["session_id"], "event_type": "head"},
         "transfer-paid": {"session_id": ids["transfer_session"], "transfer_id": ids["transfer_id"]},
         "scoresheet-open": {"group_id": ids["group_id"], "ruleset": "gong-zhu"},
@@ -243,9 +248,12 @@ def test_an_invite_link_carries_at_least_128_random_bits_and_expires(en, table):
 
 
 def test_the_host_makes_an_invite_on_the_members_page(en, table):
-    body = en.post(f"/g/{table.group.pk}/members", {"role": "viewer"}).content.decode()
+    body = en.post(
+        f"/g/{table.group.pk}/members", {"role": "viewer", "life": "24"}
+    ).content.decode()
     invite = Invite.objects.get()
     assert invite.code in body and invite.token in body
+    assert timedelta(hours=23) < invite.expires_at - timezone.now() <= timedelta(hours=24)
 
 
 def test_the_last_host_cannot_be_removed(en, table):

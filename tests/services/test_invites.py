@@ -1,0 +1,115 @@
+"""Invites expire, may be single-use, can be withdrawn; the owner stays; a group keeps a host
+(issue 19, item 4)."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from scorekeeper.models import Group, Invite, Membership
+from scorekeeper.services import access
+from scorekeeper.services.errors import ServiceError
+
+HOST, PLAYER = Membership.Role.HOST, Membership.Role.PLAYER
+
+
+def phone():
+    return access.device_create(user_agent="test")
+
+
+@pytest.fixture
+def group(db) -> Group:
+    return access.group_create(name="Saturday", device=phone(), host_name="Ann")
+
+
+def owner_of(group: Group) -> Membership:
+    group.refresh_from_db()
+    return group.owner
+
+
+def co_host(group: Group) -> Membership:
+    invite = access.invite_create(group=group, role=HOST, by=owner_of(group))
+    return access.invite_join(device=phone(), token=invite.token, name="Bee")
+
+
+def test_an_invite_lasts_a_day_unless_the_host_chooses_an_hour_to_a_week(group):
+    ann = owner_of(group)
+    day = access.invite_create(group=group, role=PLAYER, by=ann)
+    assert timedelta(hours=23, minutes=59) < day.expires_at - timezone.now() <= timedelta(hours=24)
+    week = access.invite_create(group=group, role=PLAYER, by=ann, life=timedelta(days=7))
+    assert week.expires_at - timezone.now() > timedelta(days=6)
+    for life in (timedelta(minutes=59), timedelta(days=8)):
+        with pytest.raises(ServiceError) as refused:
+            access.invite_create(group=group, role=PLAYER, by=ann, life=life)
+        assert refused.value.code == "invite-life"
+
+
+def test_a_single_use_invite_lets_one_phone_in(group):
+    invite = access.invite_create(group=group, role=PLAYER, by=owner_of(group), single_use=True)
+    access.invite_join(device=phone(), code=invite.code, name="Bee")
+    with pytest.raises(ServiceError, match="unknown or has expired"):
+        access.invite_join(device=phone(), code=invite.code, name="Cat")
+    assert group.memberships.count() == 2
+
+
+def test_a_withdrawn_invite_lets_nobody_in(group):
+    invite = access.invite_create(group=group, role=PLAYER, by=owner_of(group))
+    access.invite_revoke(invite=invite, by=owner_of(group))
+    with pytest.raises(ServiceError):
+        access.invite_join(device=phone(), token=invite.token)
+
+
+def test_a_removed_co_host_cannot_come_back_with_their_invite_nor_remove_the_owner(group):
+    bee = co_host(group)
+    old = access.invite_create(group=group, role=HOST, by=bee)
+    with pytest.raises(ServiceError) as refused:
+        access.membership_revoke(membership=owner_of(group), by=bee)
+    assert refused.value.code == "owner"
+    access.membership_revoke(membership=bee, by=owner_of(group))
+    assert Invite.objects.get(pk=old.pk).revoked_at is not None  # theirs are withdrawn with them
+    with pytest.raises(ServiceError):
+        access.invite_join(device=bee.device, token=old.token)
+    with pytest.raises(ServiceError) as refused:
+        access.membership_revoke(membership=owner_of(group), by=bee)
+    assert refused.value.code in ("not-host", "owner")
+
+
+def test_the_owner_hands_the_group_on_to_a_host_and_then_can_be_removed(group):
+    ann, bee = owner_of(group), co_host(group)
+    with pytest.raises(ServiceError):
+        access.owner_hand_over(group=group, to=ann, by=bee)
+    access.owner_hand_over(group=group, to=bee, by=ann)
+    assert owner_of(group) == bee
+    access.membership_revoke(membership=ann, by=bee)
+    assert owner_of(group) == bee
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="two connections at once")
+@pytest.mark.django_db(transaction=True)
+def test_two_hosts_removing_each_other_at_once_leave_one_host():
+    for _ in range(5):
+        group = access.group_create(name="Saturday", device=phone(), host_name="Ann")
+        bee, cat = co_host(group), co_host(group)
+        barrier = threading.Barrier(2)
+
+        def remove(who: Membership, by: Membership, barrier: threading.Barrier = barrier) -> None:
+            barrier.wait()
+            try:
+                access.membership_revoke(membership=who, by=by)
+            except ServiceError:
+                pass
+            finally:
+                connection.close()
+
+        threads = [
+            threading.Thread(target=remove, args=(bee, cat)),
+            threading.Thread(target=remove, args=(cat, bee)),
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        live = group.memberships.filter(role=HOST, revoked_at__isnull=True)
+        assert live.filter(pk__in=[bee.pk, cat.pk]).count() == 1
