@@ -494,11 +494,14 @@ class Invite(models.Model):
         return self.revoked_at is None and not used and self.expires_at > timezone.now()
 
 
-class JoinAttempt(models.Model):
-    """A short code typed at the join screen, for its rate limit."""
+class Limit(models.Model):
+    """How often something was tried from one address in the current window: a rate limit.
 
-    address = models.GenericIPAddressField()
-    at = models.DateTimeField(default=timezone.now, db_index=True)
+    One row a key, updated under its row lock, so a burst of tries at once counts exactly."""
+
+    key = models.CharField(max_length=120, unique=True)  # what, and from which address
+    since = models.DateTimeField()  # the window's start
+    count = models.PositiveIntegerField(default=0)
 
 
 class AuditEntry(models.Model):
@@ -522,13 +525,20 @@ class AuditEntry(models.Model):
     at = models.DateTimeField(default=timezone.now)
     # The idempotency key of the form that made this write (services/once.py): a retry of the
     # form finds its entry and gets the same result instead of writing again.
-    key = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    key = models.CharField(max_length=64, null=True, blank=True)  # unique within its group
 
     # Actions stored under an earlier name: entries are never rewritten, so read them as today's.
     RENAMED: ClassVar = {"race-open": "scoresheet-open"}
 
     class Meta:
         ordering = ("-at", "-id")
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["group", "key"],
+                condition=Q(key__isnull=False),
+                name="audit_key_unique_in_group",
+            )
+        ]
 
     @property
     def kind(self) -> str:

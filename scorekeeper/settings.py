@@ -176,3 +176,7 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+
+# Behind a reverse proxy: how many proxies in front of the app add to X-Forwarded-For, so a rate
+# limit counts each phone's own address rather than the proxy's (0: no proxy, REMOTE_ADDR).
+TRUSTED_PROXIES = int(os.environ.get("SCOREKEEPER_TRUSTED_PROXIES", "0"))

@@ -13,7 +13,7 @@ from scorekeeper.models import (
     Game,
     Group,
     Invite,
-    JoinAttempt,
+    Limit,
     Membership,
     Session,
 )
@@ -25,6 +25,8 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud a
 CODE_LENGTH = 8
 CODE_TRIES = 10  # per address ...
 CODE_WINDOW = timedelta(minutes=10)  # ... in this long
+GROUPS_MADE = 10  # new groups an address without an account may make ...
+GROUPS_WINDOW = timedelta(hours=1)  # ... in this long
 INVITE_LIFE = timedelta(hours=24)  # unless the host chooses ...
 INVITE_SHORTEST, INVITE_LONGEST = timedelta(hours=1), timedelta(days=7)  # ... within these
 
@@ -105,14 +107,33 @@ def invite_revoke(*, invite: Invite, by: Membership) -> Invite:
 
 def code_attempt(*, address: str) -> None:
     """Count one try of a short code from `address`; refuse past the limit (in its own commit)."""
-    since = timezone.now() - CODE_WINDOW
+    _limit(f"join-code:{address}", CODE_TRIES, CODE_WINDOW, "too-many-tries",
+           "too many codes tried: wait ten minutes")  # fmt: skip
+
+
+def group_create_attempt(*, address: str) -> None:
+    """Count one new group made from `address` by a phone without an account; refuse past the
+    limit (in its own commit)."""
+    _limit(f"group-create:{address}", GROUPS_MADE, GROUPS_WINDOW, "too-many-groups",
+           "too many new groups from here: wait an hour")  # fmt: skip
+
+
+def _limit(key: str, most: int, window: timedelta, code: str, message: str) -> None:
+    """Count one try under `key`; refuse the try past `most` in `window`.
+
+    The key's row is locked as it is counted, so tries at the very same moment count one after
+    the other (before, 12 of a burst of 10 got through on PostgreSQL).
+    """
+    now = timezone.now()
     with transaction.atomic():
-        JoinAttempt.objects.filter(at__lt=timezone.now() - 2 * CODE_WINDOW).delete()
-        if JoinAttempt.objects.filter(address=address, at__gte=since).count() >= CODE_TRIES:
-            raise ServiceError(
-                "too-many-tries", "too many codes tried: wait ten minutes", field="code"
-            )
-        JoinAttempt.objects.create(address=address)
+        Limit.objects.bulk_create([Limit(key=key, since=now)], ignore_conflicts=True)
+        limit = Limit.objects.select_for_update().get(key=key)
+        if limit.since <= now - window:
+            limit.since, limit.count = now, 0
+        if limit.count >= most:
+            raise ServiceError(code, message, field="code")
+        limit.count += 1
+        limit.save(update_fields=["since", "count"])
 
 
 def normalise_code(code: str) -> str:

@@ -118,7 +118,9 @@ def game_start(
             idempotency_key=idempotency_key,
         )
     except ServiceError:
-        if (done := once.replayed_game(idempotency_key, "game-start")) is not None:
+        if (
+            done := once.replayed_game(idempotency_key, "game-start", session_id=session.pk)
+        ) is not None:
             return done
         raise
 
@@ -213,7 +215,9 @@ def event_add(
     try:
         return _event_add(game=game, event=event, actor=actor, idempotency_key=idempotency_key)
     except RuleError:  # the engine's refusals too: a second head, say
-        if (done := once.replayed(idempotency_key, "event-add")) is not None:
+        if (
+            done := once.replayed(idempotency_key, "event-add", session_id=game.session_id)
+        ) is not None:
             return Event.objects.get(game=done.game, number=done.detail["number"])
         raise
 
@@ -265,7 +269,9 @@ def game_finish(
     game = lock_game(game)
     session = game.session
     if game.status != Game.Status.IN_PLAY:  # a retry of this very form, or another phone's
-        if (done := once.replayed_game(idempotency_key, "game-finish")) is not None:
+        if (
+            done := once.replayed_game(idempotency_key, "game-finish", session_id=session.pk)
+        ) is not None:
             return done
         _refuse_unless_in_play(game)
     game.document = _finished_document(game, outcome, last_drawer)
@@ -321,7 +327,9 @@ def game_resolve_tie(
     """Settle a pending tie by a high-card draw's order or the next head card's colour (65-66)."""
     game = lock_game(game)
     session = game.session
-    if (done := once.replayed_game(idempotency_key, "tie-resolve")) is not None:
+    if (
+        done := once.replayed_game(idempotency_key, "tie-resolve", session_id=session.pk)
+    ) is not None:
         return done
     if (order is None) == (head_color is None):
         raise ServiceError("tie-break", "give either an order or a head colour", field="tie_break")
@@ -341,7 +349,9 @@ def game_void(
     """Void a game: reverse every line it wrote, keep it visible, free its number to correct."""
     game = lock_game(game)
     session = game.session
-    if (done := once.replayed_game(idempotency_key, "game-void")) is not None:
+    if (
+        done := once.replayed_game(idempotency_key, "game-void", session_id=session.pk)
+    ) is not None:
         return done
     if game.status == Game.Status.VOIDED:
         raise ServiceError("voided-twice", "game {n} is already voided", n=game.number)
@@ -374,7 +384,11 @@ def game_correct(
             idempotency_key=idempotency_key,
         )  # fmt: skip
     except RuleError:
-        if (done := once.replayed_game(idempotency_key, "game-correct")) is not None:
+        if (
+            done := once.replayed_game(
+                idempotency_key, "game-correct", session_id=voided.session_id
+            )
+        ) is not None:
             return done
         raise
 

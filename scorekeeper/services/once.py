@@ -25,8 +25,12 @@ def stored(key: str | None) -> str | None:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def replayed(key: str | None, action: str) -> AuditEntry | None:
-    """Return the audit entry of the write made with this key, if it already happened.
+def replayed(
+    key: str | None, action: str, *, session_id: int | None = None, group_id: int | None = None
+) -> AuditEntry | None:
+    """Return the audit entry of the write made with this key in this session (or, for a write
+    that opens one, this group), if it already happened. A key counts only where it was sent: the
+    same key from another group is another form.
 
     Call it after taking the session's lock, so that two copies of one request are in turn: before
     the write, or, where a second copy would be refused anyway (a game already finished), only
@@ -34,7 +38,9 @@ def replayed(key: str | None, action: str) -> AuditEntry | None:
     """
     if not key:
         return None
-    entry = AuditEntry.objects.select_related("game", "session").filter(key=stored(key)).first()
+    where = {"session_id": session_id} if session_id is not None else {"group_id": group_id}
+    entries = AuditEntry.objects.select_related("game", "session")
+    entry = entries.filter(key=stored(key), **where).first()
     if entry is None:
         return None
     if entry.kind != action:
@@ -42,13 +48,13 @@ def replayed(key: str | None, action: str) -> AuditEntry | None:
     return entry
 
 
-def replayed_game(key: str | None, action: str) -> Game | None:
+def replayed_game(key: str | None, action: str, *, session_id: int) -> Game | None:
     """Return the game the write with this key made or changed, if it already happened."""
-    entry = replayed(key, action)
+    entry = replayed(key, action, session_id=session_id)
     return entry.game if entry is not None else None
 
 
-def replayed_session(key: str | None, action: str) -> Session | None:
+def replayed_session(key: str | None, action: str, *, group_id: int) -> Session | None:
     """Return the session the write with this key opened, if it already happened."""
-    entry = replayed(key, action)
+    entry = replayed(key, action, group_id=group_id)
     return entry.session if entry is not None else None

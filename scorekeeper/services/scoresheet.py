@@ -145,7 +145,9 @@ def scoresheet_open(
     played for money, `point_value` baht a point.
     """
     Group.objects.select_for_update().get(pk=group.pk)  # two taps on "open" wait for each other
-    if (done := once.replayed_session(idempotency_key, "scoresheet-open")) is not None:
+    if (
+        done := once.replayed_session(idempotency_key, "scoresheet-open", group_id=group.pk)
+    ) is not None:
         return done
     if ruleset not in RULESETS:
         raise ServiceError("scoresheet-ruleset", "unknown score sheet {name}", field="ruleset",
@@ -298,7 +300,9 @@ def hand_record(
     `number`, the hand the form was opened for, refuses a second phone's entry of the same hand.
     """
     session = lock_open(session)
-    if (done := once.replayed_game(idempotency_key, "hand-record")) is not None:
+    if (
+        done := once.replayed_game(idempotency_key, "hand-record", session_id=session.pk)
+    ) is not None:
         return done
     if not session.is_scoresheet:
         raise ServiceError("not-scoresheet", "this session is not a score sheet", field="session")
@@ -345,7 +349,9 @@ def hand_void(
 ) -> Game:
     """Void a hand: take its scores off the running totals; it stays on the sheet, struck out."""
     session = lock_open(game.session)
-    if (done := once.replayed_game(idempotency_key, "hand-void")) is not None:
+    if (
+        done := once.replayed_game(idempotency_key, "hand-void", session_id=game.session_id)
+    ) is not None:
         return done
     game = Game.objects.get(pk=game.pk)
     if game.status == Game.Status.VOIDED:

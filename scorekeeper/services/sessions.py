@@ -100,7 +100,9 @@ def session_open(
     seat index.
     """
     Group.objects.select_for_update().get(pk=group.pk)  # two taps on "open" wait for each other
-    if (done := once.replayed_session(idempotency_key, "session-open")) is not None:
+    if (
+        done := once.replayed_session(idempotency_key, "session-open", group_id=group.pk)
+    ) is not None:
         return done
     seated = [p if isinstance(p, Player) else player_create(group=group, name=p) for p in players]
     if len(seated) != SEATS or len({p.pk for p in seated}) != SEATS:

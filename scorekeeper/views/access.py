@@ -5,6 +5,10 @@ account. Not a member of the group: 404, as if it did not exist. A member withou
 view needs: 403.
 """
 
+import contextlib
+import ipaddress
+
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -15,6 +19,22 @@ from scorekeeper.services import access
 
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
 DEVICE_KEY = "device"
+
+
+def client_address(request: HtmxHttpRequest) -> str:
+    """The phone's address, for rate limits: behind `TRUSTED_PROXIES` proxies, the one the
+    outermost of them saw (X-Forwarded-For, read from the right: what a client writes there
+    itself stands further left and is not believed); without a proxy, the connection's."""
+    address = request.META.get("REMOTE_ADDR") or "0.0.0.0"
+    proxies = settings.TRUSTED_PROXIES
+    if proxies:
+        forwarded = [a.strip() for a in request.headers.get("X-Forwarded-For", "").split(",")]
+        forwarded = [a for a in forwarded if a]
+        if forwarded:
+            candidate = forwarded[-min(proxies, len(forwarded))]
+            with contextlib.suppress(ValueError):
+                return str(ipaddress.ip_address(candidate))
+    return address
 
 
 def visitor_device(request: HtmxHttpRequest) -> Device | None:

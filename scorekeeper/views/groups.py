@@ -12,7 +12,14 @@ from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Group
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, sessions
-from scorekeeper.views.access import PLAYER, device_bind, group_for, player_for, visitor_memberships
+from scorekeeper.views.access import (
+    PLAYER,
+    client_address,
+    device_bind,
+    group_for,
+    player_for,
+    visitor_memberships,
+)
 
 
 @require_GET
@@ -29,6 +36,11 @@ def _mine(request: HtmxHttpRequest) -> list[Group]:
 @require_POST
 def create(request: HtmxHttpRequest) -> HttpResponse:
     form = GroupForm(request.POST)
+    if form.is_valid() and not request.user.is_authenticated:
+        try:
+            access.group_create_attempt(address=client_address(request))
+        except RuleError as e:
+            form.add_error(None, error_text(e))
     if not form.is_valid():
         context = {"groups": _mine(request), "form": form}
         return render(request, "groups/index.html", context, status=422)

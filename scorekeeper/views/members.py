@@ -17,14 +17,9 @@ from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Invite, Membership
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access
-from scorekeeper.views.access import HOST, device_bind, group_for
+from scorekeeper.views.access import HOST, client_address, device_bind, group_for
 
 AUDIT_PAGE = 50  # entries on a page of the audit log
-
-
-def _client_address(request: HtmxHttpRequest) -> str:
-    # Behind a proxy, set the proxy to pass the client's address as REMOTE_ADDR.
-    return request.META.get("REMOTE_ADDR") or "0.0.0.0"
 
 
 def _joined(request: HtmxHttpRequest, membership: Membership) -> HttpResponse:
@@ -38,7 +33,7 @@ def join(request: HtmxHttpRequest) -> HttpResponse:
     form = JoinForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            access.code_attempt(address=_client_address(request))
+            access.code_attempt(address=client_address(request))
             membership = access.invite_join(
                 device=device_bind(request),
                 user=request.user,

@@ -113,3 +113,43 @@ def test_two_hosts_removing_each_other_at_once_leave_one_host():
             t.join()
         live = group.memberships.filter(role=HOST, revoked_at__isnull=True)
         assert live.filter(pk__in=[bee.pk, cat.pk]).count() == 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="many connections at once")
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_of_join_codes_is_counted_exactly():
+    tries = access.CODE_TRIES + 5
+    barrier = threading.Barrier(tries)
+    allowed = []
+
+    def attempt() -> None:
+        barrier.wait()
+        try:
+            access.code_attempt(address="203.0.113.9")
+            allowed.append(1)
+        except ServiceError:
+            pass
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=attempt) for _ in range(tries)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(allowed) == access.CODE_TRIES
+
+
+def test_an_idempotency_key_counts_only_in_the_group_it_was_sent_for(db):
+    from decimal import Decimal
+
+    from scorekeeper.services import sessions
+
+    opened = [
+        sessions.session_open(
+            group=access.group_create(name=name), players=["Ann", "Bee", "Cat", "Dan"],
+            stake_level="sian", point_value=Decimal(1), idempotency_key="same-key",
+        )
+        for name in ("Saturday", "Sunday")
+    ]  # fmt: skip
+    assert opened[0].pk != opened[1].pk  # two groups, two nights: not a replay of the other

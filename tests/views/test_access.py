@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import get_resolver
 from django.utils import timezone
 
-from scorekeeper.models import Game, Invite, JoinAttempt, Membership
+from scorekeeper.models import Game, Invite, Limit, Membership
 from scorekeeper.services import access, games, scoresheet, sessions
 from tests.views.conftest import finish_data, member
 
@@ -228,7 +228,7 @@ def test_codes_are_rate_limited_per_address(en, table):
     assert refused.status_code == 422
     assert "wait ten minutes" in refused.content.decode()
     assert not Membership.objects.filter(group=table.group, role=PLAYER).exists()
-    JoinAttempt.objects.update(at=timezone.now() - timedelta(minutes=11))
+    Limit.objects.update(since=timezone.now() - timedelta(minutes=11))
     assert phone.post("/join", {"code": invite.code}).status_code == 302
 
 
@@ -338,3 +338,23 @@ def test_a_refused_seat_change_leaves_no_new_member_behind(en, in_play):
     response = en.post(f"/s/{in_play.session.pk}/seats", {"position": "0", "name": "Zed"})
     assert response.status_code == 422
     assert not in_play.session.group.players.filter(name="Zed").exists()
+
+
+def test_behind_trusted_proxies_each_phone_has_its_own_limit(table, settings):
+    settings.TRUSTED_PROXIES = 1
+    proxy = {"REMOTE_ADDR": "127.0.0.1", "HTTP_ACCEPT_LANGUAGE": "en"}
+    first = Client(**proxy, HTTP_X_FORWARDED_FOR="203.0.113.7")
+    for _ in range(10):
+        assert first.post("/join", {"code": "WRONG234"}).status_code == 422
+    assert "wait ten minutes" in first.post("/join", {"code": "WRONG234"}).content.decode()
+    # Another phone behind the same proxy, which also writes a forged address of its own first
+    second = Client(**proxy, HTTP_X_FORWARDED_FOR="203.0.113.7, 198.51.100.4")
+    assert "wait ten minutes" not in second.post("/join", {"code": "WRONG234"}).content.decode()
+
+
+def test_a_phone_without_an_account_makes_only_so_many_groups_an_hour(db):
+    phone = Client(REMOTE_ADDR="10.9.9.9", HTTP_ACCEPT_LANGUAGE="en")
+    for n in range(access.GROUPS_MADE):
+        assert phone.post("/groups/new", {"name": f"Group {n}"}).status_code == 302
+    refused = phone.post("/groups/new", {"name": "One more"})
+    assert refused.status_code == 422 and "wait an hour" in refused.content.decode()
