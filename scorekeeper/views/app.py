@@ -2,6 +2,7 @@
 
 import hashlib
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -38,7 +39,13 @@ def service_worker(request: HtmxHttpRequest) -> HttpResponse:
     response = render(
         request,
         "app/sw.js",
-        {"shell": shell, "offline": offline, "version": version, "static_prefix": static("")},
+        # STATIC_URL, not static(""): collected files have a manifest, and "" is not in it
+        {
+            "shell": shell,
+            "offline": offline,
+            "version": version,
+            "static_prefix": settings.STATIC_URL,
+        },
         content_type="text/javascript",
     )
     response["Cache-Control"] = "no-cache"  # browsers check for a new worker on every visit

@@ -1,0 +1,84 @@
+"""The app as production runs it: DEBUG off, static files collected (hashed, the manifest
+storage), granian serving over real HTTP (issue 19, item 7). What works only in debug does not
+work."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def production(tmp_path_factory) -> Iterator[str]:
+    """granian serving the app with production settings on a fresh SQLite file; its base URL."""
+    tmp = tmp_path_factory.mktemp("production")
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DEBUG": "0",
+        "SCOREKEEPER_SECRET_KEY": "p" * 64,
+        "SCOREKEEPER_SSL_REDIRECT": "0",  # plain HTTP on 127.0.0.1
+        "SCOREKEEPER_SQLITE": str(tmp / "db.sqlite3"),
+        "SCOREKEEPER_STATIC_ROOT": str(tmp / "static"),
+    }
+    env.pop("DATABASE_URL", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    for command in (["collectstatic", "--noinput", "-v0"], ["migrate", "--noinput", "-v0"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    port = free_port()
+    log = (tmp / "granian.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "granian", "--interface", "wsgi", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", "1", "scorekeeper.wsgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                httpx.get(f"{url}/offline", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/sw.js", "/manifest.webmanifest", "/offline", "/accounts/login"]
+)
+def test_every_page_a_phone_needs_first_answers_200_in_production(production, path):
+    response = httpx.get(production + path, headers={"Accept-Language": "th"})
+    assert response.status_code == 200, response.text[:500]
+
+
+def test_the_service_worker_names_the_hashed_static_files(production):
+    worker = httpx.get(production + "/sw.js").text
+    assert "/static/css/app." in worker and ".css" in worker
+    assert '"/static/css/app.css"' not in worker  # the collected, hashed name
+    listed = worker.split("const SHELL = [")[1].split("]")[0]
+    for escaped in [part.split('"')[1] for part in listed.split(",") if '"' in part]:
+        url = escaped.encode().decode("unicode_escape")  # as JavaScript reads its string
+        assert httpx.get(production + url).status_code == 200, url
+
+
+def test_an_id_too_large_for_the_database_is_not_found(production):
+    assert httpx.get(production + "/s/99999999999999999999999/").status_code == 404
+    assert httpx.get(production + "/g/99999999999999999999999/").status_code == 404
