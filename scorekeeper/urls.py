@@ -1,4 +1,3 @@
-from django.contrib.auth.views import LogoutView
 from django.urls import include, path, register_converter
 
 from scorekeeper.converters import Id
@@ -13,7 +12,8 @@ urlpatterns = [
     path("sw.js", app.service_worker, name="service-worker"),
     path("offline", app.offline, name="offline"),
     path("accounts/login", accounts.SignIn.as_view(), name="login"),
-    path("accounts/logout", LogoutView.as_view(), name="logout"),
+    path("accounts/logout", accounts.SignOut.as_view(), name="logout"),
+    path("accounts/claim", accounts.claim, name="claim"),
     path("accounts/signup", accounts.signup, name="signup"),
     path("groups/new", groups.create, name="group-create"),
     path("g/<id:group_id>/", groups.detail, name="group"),

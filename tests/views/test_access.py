@@ -15,7 +15,7 @@ from tests.views.conftest import finish_data, member
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
 PUBLIC = {
     "home", "group-create", "join", "join-link", "set_language", "login", "logout", "signup",
-    "manifest", "service-worker", "offline",
+    "claim", "manifest", "service-worker", "offline",
 }  # fmt: skip
 
 # name -> (method, the role it needs)

@@ -15,7 +15,9 @@ def test_a_phones_groups_follow_its_account_to_a_second_phone(en, table):
             "password2": "a-long-pass-phrase-9",
         },
     )
-    assert signup.status_code == 302
+    assert signup["Location"] == "/accounts/claim"  # asked first: the phone may be borrowed
+    assert "Saturday" in en.get("/accounts/claim").content.decode()
+    assert en.post("/accounts/claim", {"answer": "yes"}).status_code == 302
     assert Membership.objects.get(group=table.group).user.username == "ann"
     assert en.get(f"/s/{table.pk}/").status_code == 200  # still this phone's table
     second = Client()
@@ -69,3 +71,24 @@ def test_a_user_name_with_other_signs_or_taken_is_refused_in_thai(client, db):
         response = client.post("/accounts/signup", {**data, "username": name})
         assert response.status_code == 422
     assert User.objects.count() == 1
+
+
+def test_signing_in_on_a_borrowed_phone_leaves_its_groups_with_it_and_signing_out_keeps_them(
+    en, table
+):
+    User.objects.create_user("bee", password="a-long-pass-phrase-9")
+    signed_in = en.post("/accounts/login", {"username": "bee", "password": "a-long-pass-phrase-9"})
+    assert signed_in["Location"] == "/accounts/claim"
+    en.post("/accounts/claim", {"answer": "no"})
+    assert Membership.objects.get(group=table.group).user is None  # still the phone's alone
+    en.post("/accounts/logout")
+    assert en.get(f"/s/{table.pk}/").status_code == 200  # the phone's owner is not locked out
+
+
+def test_the_owner_of_a_group_without_an_account_is_offered_one(en, table):
+    page = en.get(f"/g/{table.group.pk}/").content.decode()
+    assert 'id="owner-account"' in page
+    User.objects.create_user("ann", password="a-long-pass-phrase-9")
+    en.post("/accounts/login", {"username": "ann", "password": "a-long-pass-phrase-9"})
+    en.post("/accounts/claim", {"answer": "yes"})
+    assert 'id="owner-account"' not in en.get(f"/g/{table.group.pk}/").content.decode()
