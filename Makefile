@@ -48,10 +48,16 @@ PORT ?= 8000
 WORKERS ?= 3
 THREADS ?= 4
 serve: sync
+	@# granian would share a port another server listens on, and split the writes between two
+	@# databases: refuse to start instead.
+	@python3 -c "import socket; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('0.0.0.0', $(PORT)))" 2>/dev/null \
+	  || { echo "make serve: port $(PORT) is in use (another server?): stop it, or choose PORT=…" >&2; exit 1; }
 	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py collectstatic --noinput -v0
 	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py migrate --noinput
+	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py optimize_database
 	SCOREKEEPER_DEBUG=0 $(UV) run granian --interface wsgi --host 0.0.0.0 --port $(PORT) \
 	  --workers $(WORKERS) --blocking-threads $(THREADS) --respawn-failed-workers --access-log \
+	  --http1-header-read-timeout 10000 \
 	  scorekeeper.wsgi:application
 
 # With DATABASE_URL pointing at PostgreSQL, the local server is started first if it is down.

@@ -14,7 +14,33 @@ from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = os.environ.get("SCOREKEEPER_DEBUG", "1") == "1"
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def flag(name: str, default: bool) -> bool:
+    """A yes/no setting: 1/true/yes/on or 0/false/no/off, in any case; anything else refused."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value not in TRUE + FALSE:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r}: give one of {'/'.join(TRUE)} or {'/'.join(FALSE)}"
+        )
+    return value in TRUE
+
+
+def whole(name: str, default: int) -> int:
+    """A whole-number setting of 0 or more; anything else refused."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    if not raw.strip().isdigit():
+        raise ImproperlyConfigured(f"{name}={raw!r}: give a whole number, 0 or more")
+    return int(raw.strip())
+
+
+DEBUG = flag("SCOREKEEPER_DEBUG", True)
 SECRET_KEY = os.environ.get("SCOREKEEPER_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
@@ -29,17 +55,19 @@ CSRF_TRUSTED_ORIGINS = [
 
 # Production: HTTPS only, cookies that never travel in clear, a year of HSTS.
 if not DEBUG:
-    SECURE_SSL_REDIRECT = os.environ.get("SCOREKEEPER_SSL_REDIRECT", "1") == "1"
+    SECURE_SSL_REDIRECT = flag("SCOREKEEPER_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("SCOREKEEPER_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_SECONDS = whole("SCOREKEEPER_HSTS_SECONDS", 365 * 24 * 3600)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    if os.environ.get("SCOREKEEPER_BEHIND_PROXY") == "1":  # the proxy terminates TLS
+    if flag("SCOREKEEPER_BEHIND_PROXY", False):  # the proxy terminates TLS
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a phone stays joined to its table for a year
 SESSION_COOKIE_SAMESITE = "Lax"
-SESSION_ENGINE = "scorekeeper.browser_sessions"  # Django's database store, its read as SQL
+# Django's database store: a phone without an account is known by its session. Not cached_db: its
+# cache is each worker's own memory, so a sign-out in one worker would go unseen in another.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 INSTALLED_APPS = [
     "django.contrib.contenttypes",
@@ -122,9 +150,7 @@ TEMPLATES = [
 SQLITE_PATH = Path(os.environ.get("SCOREKEEPER_SQLITE", BASE_DIR / "db.sqlite3"))
 SQLITE_OPTIONS = {
     # WAL lets the phones read while one of them writes; FULL survives a power cut mid-game.
-    # analysis_limit bounds the planner's statistics gathering (PRAGMA optimize, at close).
-    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
-    " PRAGMA analysis_limit=1000",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
     # Take the write lock at BEGIN, so two writers queue instead of failing on lock upgrade.
     "transaction_mode": "IMMEDIATE",
     # Seconds a writer waits for the lock before giving up (sqlite3's busy timeout).
@@ -134,23 +160,22 @@ SQLITE_OPTIONS = {
 if "DATABASE_URL" in os.environ:
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
     # Parameters bound by the server, and a statement run 5 times on a connection prepared there,
-    # parsed and planned once: recording a game runs the same few statements again and again
-    # (docs/performance.md). Behind a pooler in transaction mode without prepared statement
-    # support (PgBouncer before 1.21), set SCOREKEEPER_PG_PREPARE=0.
+    # parsed and planned once: recording a game runs the same few statements again and again.
+    # Behind a pooler in transaction mode without prepared statement support (PgBouncer before
+    # 1.21), set SCOREKEEPER_PG_PREPARE=0.
     postgres = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-    if postgres and os.environ.get("SCOREKEEPER_PG_PREPARE", "1") != "0":
+    if postgres and flag("SCOREKEEPER_PG_PREPARE", True):
         DATABASES["default"].setdefault("OPTIONS", {}).update(
             server_side_binding=True, prepare_threshold=5
         )
 else:
     DATABASES = {
         "default": {
-            # Django's, with writers queued by flock(2): scorekeeper/db/sqlite3/base.py
-            "ENGINE": "scorekeeper.db.sqlite3",
+            "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(SQLITE_PATH),
             "OPTIONS": SQLITE_OPTIONS,
             # Kept open between requests: opening one and running its PRAGMAs cost a request
-            # about a tenth of its time (py-spy, bench/web_record.py).
+            # about a tenth of its time.
             "CONN_MAX_AGE": 600,
         }
     }
@@ -179,4 +204,13 @@ STORAGES = {
 
 # Behind a reverse proxy: how many proxies in front of the app add to X-Forwarded-For, so a rate
 # limit counts each phone's own address rather than the proxy's (0: no proxy, REMOTE_ADDR).
-TRUSTED_PROXIES = int(os.environ.get("SCOREKEEPER_TRUSTED_PROXIES", "0"))
+TRUSTED_PROXIES = whole("SCOREKEEPER_TRUSTED_PROXIES", 0)
+
+# Every 500 is written with its traceback to the server's log (standard error), in production too:
+# Django alone only mails it to ADMINS, which a table's server has none of.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"handlers": ["console"], "level": "ERROR"}},
+}

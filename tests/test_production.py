@@ -82,3 +82,16 @@ def test_the_service_worker_names_the_hashed_static_files(production):
 def test_an_id_too_large_for_the_database_is_not_found(production):
     assert httpx.get(production + "/s/99999999999999999999999/").status_code == 404
     assert httpx.get(production + "/g/99999999999999999999999/").status_code == 404
+
+
+def test_make_serve_refuses_a_port_another_server_listens_on():
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            ["make", "--no-print-directory", "serve", f"PORT={port}"],
+            cwd=ROOT, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+    assert result.returncode != 0
+    assert f"port {port} is in use" in result.stderr

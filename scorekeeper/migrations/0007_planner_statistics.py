@@ -1,7 +1,7 @@
 """The query planner's statistics for an embedded database, gathered once on upgrade.
 
-SQLite has none until ANALYZE runs; connections keep them fresh from then on with PRAGMA optimize
-as they close (scorekeeper/db/sqlite3/base.py). PostgreSQL gathers its own (autovacuum).
+SQLite has none until ANALYZE runs; `manage.py optimize_database` (run by `make serve`) keeps
+them fresh from then on. PostgreSQL gathers its own.
 """
 
 from django.db import migrations

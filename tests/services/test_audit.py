@@ -1,6 +1,4 @@
-"""The audit entry every write leaves, written as SQL by services/access.audit (through
-scorekeeper.db.rows, which names every column: tests/db/test_rows.py): each value as the ORM
-would have stored it."""
+"""The audit entry every write leaves (services/access.audit): each value as it was written."""
 
 from datetime import timedelta
 
