@@ -50,7 +50,7 @@ def error_text(error: RuleError) -> str:
         "too-many-tries": lambda: _("Too many codes were tried from this phone: wait ten minutes."),
         "invite-unknown": lambda: _("That invite is unknown or has expired."),
         "key-reused": lambda: _("This form was already used: reload the page."),
-        "session-closed": lambda: _("This session is closed."),
+        "session-closed": lambda: _("This night is closed."),
         "last-drawer": lambda: _("A stock-out game needs who drew the last card (rule 11)."),
         "tie-needs-draw": lambda: (
             _(

@@ -41,7 +41,7 @@ NUMBER = {"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off"}
 
 
 class GroupForm(forms.Form):
-    name = forms.CharField(label=_("Name of the group (ชื่อวง)"), max_length=80)
+    name = forms.CharField(label=_("Name of the group (ชื่อก๊วน)"), max_length=80)
 
 
 class SessionOpenForm(forms.Form):
@@ -374,7 +374,7 @@ class JoinForm(forms.Form):
         max_length=20,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
     )
-    name = forms.CharField(label=_("Your name at this table"), max_length=40, required=False)
+    name = forms.CharField(label=_("Your name in this group"), max_length=40, required=False)
 
     def __init__(self, *args: Any, with_code: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -14,7 +14,7 @@ KNOCK_DUMMY = Session.Ruleset.KNOCK_DUMMY
 
 
 @dataclass(frozen=True)
-class Night:
+class SessionResult:
     """One session as the group's history lists it."""
 
     session: Session
@@ -23,7 +23,7 @@ class Night:
     nets: list[tuple[Player, int, Decimal]]
 
 
-def group_nights(group: Group) -> list[Night]:
+def group_sessions(group: Group) -> list[SessionResult]:
     """Return the group's sessions, newest first, with their games and each player's net."""
     sessions = list(
         group.sessions.annotate(
@@ -33,14 +33,14 @@ def group_nights(group: Group) -> list[Night]:
     nets: dict[int, list[Standing]] = {}
     for standing in Standing.objects.filter(session__group=group).select_related("player"):
         nets.setdefault(standing.session_id, []).append(standing)
-    nights = []
+    results = []
     for s in sessions:
         rows = sorted(nets.get(s.pk, []), key=lambda st: -st.net)
         hours = (s.closed_at - s.started_at).total_seconds() / 3600 if s.closed_at else None
-        nights.append(
-            Night(s, s.counted, hours, [(st.player, st.net, s.baht(st.net)) for st in rows])
+        results.append(
+            SessionResult(s, s.counted, hours, [(st.player, st.net, s.baht(st.net)) for st in rows])
         )
-    return nights
+    return results
 
 
 def session_running(

@@ -58,7 +58,7 @@ def detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
         "groups/detail.html",
         {
             "group": group,
-            "nights": stats.group_nights(group),
+            "sessions": stats.group_sessions(group),
             "players": group.players.order_by("name"),
             "membership": request.membership,
         },

@@ -336,7 +336,7 @@ def _hand_form(session: Session, players: list[Player], data: Any = None) -> Han
 def _preview(session: Session, state: scoresheet.ScoresheetState, form: HandForm) -> dict[str, Any]:
     """Score what the form says as the next hand, without writing: scores, totals, the end."""
     if not session.is_open:
-        return {"problem": _("This session is closed.")}
+        return {"problem": _("This night is closed.")}
     if not form.is_bound:
         return {"left": len(Card)} if isinstance(form, GongZhuHandForm) else {}
     if not form.is_valid():

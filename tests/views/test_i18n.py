@@ -15,7 +15,7 @@ from scorekeeper.rules.errors import RuleError
 PO = Path(settings.LOCALE_PATHS[0]) / "th" / "LC_MESSAGES" / "django.po"
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
-THAI_HOME = ["สมุดจดแต้ม", "จดแต้มและคิดเงินวงไพ่", "ยังไม่มีวง"]
+THAI_HOME = ["สมุดจดแต้ม", "จดแต้มและคิดเงินวงไพ่", "ยังไม่มีก๊วน"]
 ENGLISH_HOME = ["Scorekeeper", "Score and money for the card table", "No group yet."]
 
 
