@@ -30,7 +30,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -43,6 +43,7 @@ PARTS = ("cpu", "load", "poll", "statements", "phone")
 FLOWS = int(os.environ.get("BENCH_FLOWS", "200"))  # saves as a player sees them, per tree
 WRITERS, LOAD_SECONDS = 10, float(os.environ.get("BENCH_LOAD_SECONDS", "15"))
 POLLS = int(os.environ.get("BENCH_POLLS", "2000"))
+ROUNDS = 4  # HEAD and c8ffc3b take turns in each part
 PHONE_RUNS = 5
 NAMES = ("Ann", "Bee", "Cat", "Dan")
 FINISH = {  # Ann knocks; Bee 10, Cat 20, Dan 30 (tests/views/conftest.py)
@@ -330,21 +331,19 @@ class Table:
 # -- the parts through the server ---------------------------------------------------------
 
 
-def save_cpu(server: Server) -> dict[str, float]:
-    table = Table(server.port, "CPU · วงวัดเวลา")
-    for _ in range(5):  # warm both workers
-        table.save()
+def save_cpu(server: Server, table: Table, flows: int) -> tuple[float, int]:
+    """Server CPU seconds and requests of `flows` saves."""
     before, requests = server.cpu(), 0
-    for _ in range(FLOWS):
+    for _ in range(flows):
         requests += table.save()
-    return {"cpu": (server.cpu() - before) / FLOWS, "requests": requests / FLOWS}
+    return server.cpu() - before, requests
 
 
-def load(server: Server) -> dict[str, float]:
-    tables = [Table(server.port, f"Load {n} · วงที่ {n}") for n in range(WRITERS)]
+def load(tables: list[Table], seconds: float) -> tuple[list[float], float]:
+    """Every table saving in a closed loop: each save's time, and the time it all took."""
     times: list[list[float]] = [[] for _ in tables]
     failed: list[BaseException] = []
-    until = time.monotonic() + LOAD_SECONDS
+    until = time.monotonic() + seconds
 
     def write(table: Table, mine: list[float]) -> None:
         try:
@@ -361,32 +360,23 @@ def load(server: Server) -> dict[str, float]:
         t.start()
     for t in threads:
         t.join()
-    every = [s for mine in times for s in mine]
     if failed:
         print(f"  writers failed: {failed[:3]}")
-    return {"rate": len(every) / (time.monotonic() - began), "p95": p95(every)}
+    return [s for mine in times for s in mine], time.monotonic() - began
 
 
-def poll(server: Server) -> dict[str, Any]:
-    table = Table(server.port, "Poll · วงดู")
+def poller(table: Table) -> tuple[str, dict[str, str]]:
+    """The URL and headers of the page's poll, with the ETag its first answer gave, if any."""
     page = table.phone.get(table.path).body
     tag = re.search(r'<[^>]*hx-trigger="[^"]*every[^>]*>', page)  # the region the page polls
     assert tag, "no polled region on the table page"
     target = re.search(r'\bid="([^"]+)"', tag.group(0)).group(1)  # type: ignore[union-attr]
-    url = re.search(r'hx-get="([^"]+)"', tag.group(0)).group(1)  # type: ignore[union-attr]
-    url = html.unescape(url)
+    url = html.unescape(re.search(r'hx-get="([^"]+)"', tag.group(0)).group(1))  # type: ignore[union-attr]
     hx = {"HX-Request": "true", "HX-Target": target, "HX-Trigger": target}
     first = table.phone.get(url, **hx)
     if "etag" in first.headers:
         hx["If-None-Match"] = first.headers["etag"]
-    statuses: set[int] = set()
-    sizes: set[int] = set()
-    before = server.cpu()
-    for _ in range(POLLS):
-        answer = table.phone.get(url, **hx)
-        statuses.add(answer.status)
-        sizes.add(len(answer.body))
-    return {"cpu": (server.cpu() - before) / POLLS, "statuses": statuses, "bytes": max(sizes)}
+    return url, hx
 
 
 @contextmanager
@@ -399,18 +389,65 @@ def scratch(kind: str) -> Iterator[tuple[Path, dict[str, str]]]:
         yield Path(name), db
 
 
-def through_server(tree: Path, kind: str, parts: list[str]) -> dict[str, Any]:
-    with scratch(kind) as (tmp, db):
-        server = Server(tree, server_env(tmp, db), tmp / "granian.log")
-        try:
-            found: dict[str, Any] = {}
-            for part, measure in (("cpu", save_cpu), ("load", load), ("poll", poll)):
-                if part in parts:
-                    found[part] = measure(server)
-            found["tracebacks"] = server.errors()
-            return found
-        finally:
-            server.stop()
+def compare(trees: dict[str, Path], kind: str, parts: list[str]) -> dict[str, dict[str, Any]]:
+    """Serve each tree on a database of its own; the trees take turns, ROUNDS times a part, so
+    that a change in what else the machine does falls on both."""
+    with ExitStack() as stack:
+        servers: dict[str, Server] = {}
+        for name, tree in trees.items():
+            tmp, db = stack.enter_context(scratch(kind))
+            servers[name] = Server(tree, server_env(tmp, db), tmp / "granian.log")
+            stack.callback(servers[name].stop)
+        found: dict[str, dict[str, Any]] = {name: {} for name in servers}
+        if "cpu" in parts:
+            tables = {name: Table(s.port, "CPU · วงวัดเวลา") for name, s in servers.items()}
+            for table in tables.values():
+                for _ in range(5):  # both workers warm
+                    table.save()
+            flows = FLOWS // ROUNDS
+            spent = {name: [0.0, 0] for name in servers}
+            for _ in range(ROUNDS):
+                for name, server in servers.items():
+                    cpu, requests = save_cpu(server, tables[name], flows)
+                    spent[name][0] += cpu
+                    spent[name][1] += requests
+            for name, (cpu, requests) in spent.items():
+                found[name]["cpu"] = {
+                    "cpu": cpu / (flows * ROUNDS),
+                    "requests": requests / (flows * ROUNDS),
+                }
+        if "load" in parts:
+            writers = {
+                name: [Table(s.port, f"Load {n} · วงที่ {n}") for n in range(WRITERS)]
+                for name, s in servers.items()
+            }
+            saves: dict[str, tuple[list[float], float]] = {name: ([], 0.0) for name in servers}
+            for _ in range(ROUNDS):
+                for name in servers:
+                    times, seconds = load(writers[name], LOAD_SECONDS / ROUNDS)
+                    saves[name] = (saves[name][0] + times, saves[name][1] + seconds)
+            for name, (times, seconds) in saves.items():
+                found[name]["load"] = {"rate": len(times) / seconds, "p95": p95(times)}
+        if "poll" in parts:
+            polls = {name: Table(s.port, "Poll · วงดู") for name, s in servers.items()}
+            asked = {name: poller(table) for name, table in polls.items()}
+            seen: dict[str, dict[str, Any]] = {
+                name: {"cpu": 0.0, "statuses": set(), "bytes": 0} for name in servers
+            }
+            for _ in range(ROUNDS):
+                for name, server in servers.items():
+                    url, hx = asked[name]
+                    before = server.cpu()
+                    for _ in range(POLLS // ROUNDS):
+                        answer = polls[name].phone.get(url, **hx)
+                        seen[name]["statuses"].add(answer.status)
+                        seen[name]["bytes"] = max(seen[name]["bytes"], len(answer.body))
+                    seen[name]["cpu"] += server.cpu() - before
+            for name, r in seen.items():
+                found[name]["poll"] = {**r, "cpu": r["cpu"] / (POLLS // ROUNDS * ROUNDS)}
+        for name, server in servers.items():
+            found[name]["tracebacks"] = server.errors()
+        return found
 
 
 # -- statements per page and per write: in-process, this tree only ---------------------------
@@ -704,9 +741,8 @@ def main() -> None:
         base = base_tree()
         print(f"against {BASE_COMMIT} {git('log', '-1', '--format=%s', cwd=base)} ({base})")
         for kind in kinds:
-            head_figures = through_server(ROOT, kind, server_parts)
-            base_figures = through_server(base, kind, server_parts)
-            report_server(kind, head_figures, base_figures)
+            figures = compare({"HEAD": ROOT, BASE_COMMIT: base}, kind, server_parts)
+            report_server(kind, figures["HEAD"], figures[BASE_COMMIT])
     if "statements" in parts:
         for kind in kinds:
             report_statements(kind, statements(kind))
