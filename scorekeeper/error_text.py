@@ -120,6 +120,20 @@ def error_text(error: RuleError) -> str:
             _("Nobody took %(cards)s: a three-player deal leaves out one card at most.") % p
         ),
         "hub": lambda: _("Choose who everyone settles with."),
+        "points-deck": lambda: (
+            _("The counts add up to %(n)s points laid and held: the whole deck has %(most)s.") % p
+        ),
+        "speto-penalty-count": lambda: (
+            _("%(n)s Speto penalties of one kind, but the deck has only %(most)s Spetos.") % p
+        ),
+        # Names, invites and hosts.
+        "player-name": lambda: _("A player needs a name: this one has nothing visible in it."),
+        "group-name": lambda: _("A group needs a name: this one has nothing visible in it."),
+        "invite-life": lambda: _("An invite lasts an hour to a week."),
+        "owner": lambda: _("Only the group's owner can do that to the owner."),
+        "owner-host": lambda: _("Hand the group on to one of its hosts."),
+        "last-host": lambda: _("A group keeps at least one host."),
+        "too-many-groups": lambda: _("Too many new groups from here: wait an hour."),
     }
     text = texts.get(error.code)
     return text() if text else str(error)

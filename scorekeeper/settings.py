@@ -205,6 +205,8 @@ STORAGES = {
 # Behind a reverse proxy: how many proxies in front of the app add to X-Forwarded-For, so a rate
 # limit counts each phone's own address rather than the proxy's (0: no proxy, REMOTE_ADDR).
 TRUSTED_PROXIES = whole("SCOREKEEPER_TRUSTED_PROXIES", 0)
+# New groups one address may make in an hour without an account (a club's Wi-Fi is one address).
+GROUPS_AN_HOUR = whole("SCOREKEEPER_GROUPS_AN_HOUR", 30)
 
 # Every 500 is written with its traceback to the server's log (standard error), in production too:
 # Django alone only mails it to ADMINS, which a table's server has none of.

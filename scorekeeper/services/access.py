@@ -4,6 +4,7 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -25,8 +26,7 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud a
 CODE_LENGTH = 8
 CODE_TRIES = 10  # per address ...
 CODE_WINDOW = timedelta(minutes=10)  # ... in this long
-GROUPS_MADE = 10  # new groups an address without an account may make ...
-GROUPS_WINDOW = timedelta(hours=1)  # ... in this long
+GROUPS_WINDOW = timedelta(hours=1)  # settings.GROUPS_AN_HOUR new groups an address may make
 INVITE_LIFE = timedelta(hours=24)  # unless the host chooses ...
 INVITE_SHORTEST, INVITE_LONGEST = timedelta(hours=1), timedelta(days=7)  # ... within these
 
@@ -114,7 +114,7 @@ def code_attempt(*, address: str) -> None:
 def group_create_attempt(*, address: str) -> None:
     """Count one new group made from `address` by a phone without an account; refuse past the
     limit (in its own commit)."""
-    _limit(f"group-create:{address}", GROUPS_MADE, GROUPS_WINDOW, "too-many-groups",
+    _limit(f"group-create:{address}", settings.GROUPS_AN_HOUR, GROUPS_WINDOW, "too-many-groups",
            "too many new groups from here: wait an hour")  # fmt: skip
 
 
