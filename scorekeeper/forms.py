@@ -398,5 +398,7 @@ class InviteForm(forms.Form):
         choices=[(1, _("an hour")), (24, _("a day")), (72, _("three days")), (168, _("a week"))],
         coerce=int,
         initial=24,
+        required=False,
+        empty_value=24,  # a day, unless the host chooses
     )
     single_use = forms.BooleanField(label=_("For one phone only"), required=False)

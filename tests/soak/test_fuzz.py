@@ -64,7 +64,7 @@ FIELDS: dict[str, list[str]] = {
         "fine",
         "point_value",
     ],  # fmt: skip
-    "members": ["role"],
+    "members": ["role", "life", "single_use"],
     "member-remove": [],
     "join": ["code", "name"],
     "join-link": ["name"],
@@ -379,6 +379,8 @@ READS = {
 NOT_FUZZED = {
     "scoresheet-open", "scoresheet-hand-new", "scoresheet-preview", "scoresheet-hand-void",
     "scoresheet-settle", "scoresheet-paid",
+    # Forms without fields to fuzz (withdraw, hand over) or only for a signed-in account (claim).
+    "invite-revoke", "owner-hand-over", "claim",
 }  # fmt: skip
 
 
