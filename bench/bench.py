@@ -545,7 +545,7 @@ def statements_here() -> None:
     game = Game.objects.filter(session_id=sid).order_by("-id").first().pk  # type: ignore[union-attr]
     result["writes"] = {
         "start": started,
-        "event": count("POST", f"{table}events/head", {"player": "Bee"}),
+        "event": count("POST", f"{table}games/{game}/events/head", {"player": "Bee"}),
         "finish": finish(),
         "void": count("POST", f"{table}games/{game}/void", {}),
     }

@@ -47,6 +47,10 @@ def error_text(error: RuleError) -> str:
         "game-in-play": lambda: _("Finish or void the game in play first."),
         "game-recorded": lambda: _("Game %(n)s was already recorded by %(who)s at %(at)s.") % p,
         "game-voided": lambda: _("Game %(n)s was voided.") % p,
+        "game-started": lambda: (
+            _("Game %(n)s was already started by another phone: here is the table as it is now.")
+            % p
+        ),
         "too-many-tries": lambda: _("Too many codes were tried from this phone: wait ten minutes."),
         "invite-unknown": lambda: _("That invite is unknown or has expired."),
         "key-reused": lambda: _("This form was already used: reload the page."),

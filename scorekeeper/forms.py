@@ -113,6 +113,8 @@ class StartForm(forms.Form):
         required=False,
         initial=True,
     )
+    # The number of the game this phone saw as next: a start sent after another phone's is refused.
+    number = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
 
 class EventForm(forms.Form):
@@ -398,7 +400,6 @@ class InviteForm(forms.Form):
         choices=[(1, _("an hour")), (24, _("a day")), (72, _("three days")), (168, _("a week"))],
         coerce=int,
         initial=24,
-        required=False,
-        empty_value=24,  # a day, unless the host chooses
+        required=False,  # a day, unless the host chooses
     )
     single_use = forms.BooleanField(label=_("For one phone only"), required=False)

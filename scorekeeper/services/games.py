@@ -96,10 +96,14 @@ def game_start(
     dealer: Player | None = None,
     fool_swap: bool = True,
     head_color: str | None = None,
+    number: int | None = None,
     actor: Membership | None = None,
     idempotency_key: str | None = None,
 ) -> Game:
     """Start the next game: the dealer by rules 9-11 and 16, seats swapped after a fool (17).
+
+    `number`, the game the phone saw as next: if another phone started that one already, the
+    start is refused (game-started), never taken for the game after.
 
     `head_color`, the colour of this game's head card, settles a two-way tie of the game before
     (rule 65).
@@ -114,6 +118,7 @@ def game_start(
             dealer=dealer,
             fool_swap=fool_swap,
             head_color=head_color,
+            number=number,
             actor=actor,
             idempotency_key=idempotency_key,
         )
@@ -132,6 +137,7 @@ def _start(
     dealer: Player | None,
     fool_swap: bool,
     head_color: str | None,
+    number: int | None,
     actor: Membership | None,
     idempotency_key: str | None,
 ) -> Game:
@@ -139,7 +145,11 @@ def _start(
     # The latest game gives the next number; it is also the last standing unless it was voided
     # (a correction has its voided game's number and comes after it): one read, not two.
     latest = Game.objects.latest_of(session.pk)
-    number = (latest.number if latest else 0) + 1
+    expected, number = number, (latest.number if latest else 0) + 1
+    if expected is not None and expected != number:
+        raise ServiceError(
+            "game-started", "game {n} was already started by another phone", n=number - 1
+        )
     last = latest  # a game in play is always the last one standing
     if latest is not None and latest.status == Game.Status.VOIDED:
         last = _last_standing(session)

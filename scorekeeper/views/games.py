@@ -3,24 +3,20 @@
 import contextlib
 from typing import Any
 
-from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect, push_url
 
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import FinishForm, TieForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Game, Player, Session
+from scorekeeper.models import Game, Player
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.knock_dummy import Due, level_warnings
 from scorekeeper.rules.knock_dummy_formulas import handovers
 from scorekeeper.services import games
-from scorekeeper.views import live
 from scorekeeper.views.access import HOST, PLAYER, game_for
-from scorekeeper.views.table import table_context
+from scorekeeper.views.table import STALE, table_now
 
 
 def _player_named(game: Game, name: str) -> Player | None:
@@ -79,31 +75,14 @@ def finish(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespo
                 idempotency_key=request.POST.get("idempotency_key"),
             )
         except RuleError as e:
-            if e.code in ("game-recorded", "game-voided"):  # another phone was first
-                messages.warning(request, error_text(e))
-                url = reverse("game", kwargs={"session_id": session_id, "game_id": game.pk})
-                return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+            if e.code in STALE:  # another phone was first: nothing booked, the table as it is
+                return table_now(request, game.session, refused=e)
             form.add_error(form.field_for(e.field), error_text(e))
         else:
             if request.htmx:
-                return _table_now(request, game.session)
+                return table_now(request, game.session)
             return redirect("table", session_id=session_id)
     return _finish_page(request, game, form, status=422)
-
-
-def _table_now(request: HtmxHttpRequest, session: Session) -> HttpResponse:
-    """Answer a save made through htmx with the table page itself, at the table's address.
-
-    On a card table's Wi-Fi a round trip is the slow part: this saves the redirect's.
-    """
-    response = live.polled(
-        request,
-        session,
-        template="table/session.html",
-        part="live",
-        context=lambda: table_context(session),
-    )
-    return push_url(response, reverse("table", kwargs={"session_id": session.pk}))
 
 
 @require_POST

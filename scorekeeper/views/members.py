@@ -74,7 +74,7 @@ def members(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
             group=group,
             role=form.cleaned_data["role"],
             by=request.membership,
-            life=timedelta(hours=form.cleaned_data["life"]),
+            life=timedelta(hours=form.cleaned_data["life"] or 24),
             single_use=form.cleaned_data["single_use"],
         )
     context = {

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.contrib import messages
 from django.db.models import Count, OuterRef, Q, Subquery, Window
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -14,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, push_url
 
 from scorekeeper import charts, stats
 from scorekeeper.error_text import error_text
@@ -24,7 +25,7 @@ from scorekeeper.models import Event, Game, LedgerLine, Player, Seat, Session
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, sessions
 from scorekeeper.views import live, scoresheet
-from scorekeeper.views.access import HOST, PLAYER, VIEWER, session_for, transfer_for
+from scorekeeper.views.access import HOST, PLAYER, VIEWER, game_for, session_for, transfer_for
 from scorekeeper.views.paging import page_asked
 
 EVENT_CHOICES = [
@@ -87,6 +88,11 @@ def _next_dealer(session: Session, shown: list[Game], board: list[Row]) -> Playe
         return None
 
 
+def _next_number(shown: list[Game]) -> int:
+    """The number the next game will have: the latest shown (voided or not) and one."""
+    return max((g.number for g in shown), default=0) + 1
+
+
 def table_context(session: Session) -> dict[str, Any]:
     board = _scoreboard(session)
     players = [row.player for row in board]
@@ -116,7 +122,7 @@ def table_context(session: Session) -> dict[str, Any]:
         ],
         "more_games": len(shown) >= SHOWN_GAMES,
         "players": players,
-        "start_form": StartForm(initial={"fool_swap": True}),
+        "start_form": StartForm(initial={"fool_swap": True, "number": _next_number(shown)}),
         "event_types": EVENT_CHOICES,
     }
 
@@ -136,6 +142,25 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     )
 
 
+# Refusals that mean the phone's page is out of date: the game it names has ended, was voided,
+# or another phone already started the game it meant to start.
+STALE = ("game-recorded", "game-voided", "game-started", "game-in-play")
+
+
+def table_now(
+    request: HtmxHttpRequest, session: Session, refused: RuleError | None = None
+) -> HttpResponse:
+    """Answer with the table page as it is now, at the table's address: after an htmx save (the
+    round trip of a redirect saved), or, with 409 and the reason, for a write made from a page
+    that is out of date: nothing was booked."""
+    if refused is not None:
+        messages.warning(request, error_text(refused))
+    context = {**table_context(session), "membership": request.membership}
+    context["version"] = live.version(session)
+    response = render(request, "table/session.html", context, status=409 if refused else 200)
+    return push_url(response, reverse("table", kwargs={"session_id": session.pk}))
+
+
 def _back_to_table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
     url = reverse("table", kwargs={"session_id": session.pk})
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
@@ -151,10 +176,13 @@ def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
                 session=session,
                 fool_swap=form.cleaned_data["fool_swap"],
                 head_color=form.cleaned_data["head_color"] or None,
+                number=form.cleaned_data["number"],
                 actor=request.membership,
                 idempotency_key=request.POST.get("idempotency_key"),
             )
         except RuleError as e:
+            if e.code in STALE:
+                return table_now(request, session, refused=e)
             form.add_error(None, error_text(e))
         else:
             return _back_to_table(request, session)
@@ -164,12 +192,17 @@ def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def event_add(request: HtmxHttpRequest, session_id: int, event_type: str) -> HttpResponse:
-    """Record one immediate event of the game in play: its lines are paid at once."""
-    session = session_for(request, session_id, PLAYER, scoresheet=False)
-    game = session.games.filter(status=Game.Status.IN_PLAY).first()
+def event_add(
+    request: HtmxHttpRequest, session_id: int, game_id: int, event_type: str
+) -> HttpResponse:
+    """Record one immediate event of the game the page names: its lines are paid at once.
+
+    Sent from a page that is out of date (the game has ended or was voided since), it is
+    refused with 409 and the table as it is: never booked on another game."""
+    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
+    session = game.session
     labels = dict(EVENT_CHOICES)
-    if game is None or event_type not in labels:
+    if event_type not in labels or (request.method == "GET" and game.status != Game.Status.IN_PLAY):
         return _back_to_table(request, session)
     form = EventForm(request.POST or None, players=game.document["players"], event_type=event_type)
     if request.method == "POST" and form.is_valid():
@@ -181,6 +214,8 @@ def event_add(request: HtmxHttpRequest, session_id: int, event_type: str) -> Htt
                 idempotency_key=request.POST.get("idempotency_key"),
             )
         except RuleError as e:
+            if e.code in STALE:
+                return table_now(request, session, refused=e)
             form.add_error(None, error_text(e))
         else:
             return _back_to_table(request, session)

@@ -481,9 +481,10 @@ class Phone:
         return self.write(f"/s/{session_id}/games/start", data, "start", again)
 
     def add_event(
-        self, session_id: int, event_type: str, data: dict[str, Any], again: str = ""
+        self, session_id: int, game_id: int, event_type: str, data: dict[str, Any], again: str = ""
     ) -> Call:
-        return self.write(f"/s/{session_id}/events/{event_type}", data, "event", again)
+        path = f"/s/{session_id}/games/{game_id}/events/{event_type}"
+        return self.write(path, data, "event", again)
 
     def finish(self, session_id: int, game_id: int, data: dict[str, Any], again: str = "") -> Call:
         return self.write(f"/s/{session_id}/games/{game_id}/finish", data, "finish", again)
@@ -643,7 +644,7 @@ def play(
             continue
         if rng.random() < odds.event:
             kind, data = event_form(rng)
-            phone.add_event(sid, kind, data, again())
+            phone.add_event(sid, game_id, kind, data, again())
             continue
         order = phone.finish_players(sid, game_id)
         saved = phone.finish(sid, game_id, finish_form(rng, order), again())

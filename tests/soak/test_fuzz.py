@@ -245,7 +245,7 @@ class Night:
             "join": "/join",
             "join-link": f"/join/{self.invite.token}",
             "game-start": f"/s/{s}/games/start",
-            "event-add": f"/s/{s}/events/{event_type}",
+            "event-add": f"/s/{s}/games/{game_id}/events/{event_type}",
             "seats": f"/s/{s}/seats",
             "settle": f"/s/{s}/settle",
             "transfer-paid": f"/s/{self.closed.pk}/transfers/{self.transfer.pk}/paid",

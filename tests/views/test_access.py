@@ -128,7 +128,11 @@ def address(name: str, ids: dict) -> str:
         "member-remove": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
         "owner-hand-over": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
         "invite-revoke": {"group_id": ids["group_id"], "invite_id": ids["invite_id"]},
-        "event-add": {"session_id": ids["session_id"], "event_type": "head"},
+        "event-add": {
+            "session_id": ids["session_id"],
+            "game_id": ids["game_id"],
+            "event_type": "head",
+        },
         "transfer-paid": {"session_id": ids["transfer_session"], "transfer_id": ids["transfer_id"]},
         "scoresheet-open": {"group_id": ids["group_id"], "ruleset": "gong-zhu"},
         "scoresheet-hand": {
@@ -273,8 +277,8 @@ def test_a_double_tap_on_save_records_the_game_once(en, in_play):
 
 def test_a_retried_event_is_recorded_once(en, in_play):
     data = {"player": "Bee", "idempotency_key": "e" * 32}
-    en.post(f"/s/{in_play.session.pk}/events/head", data)
-    en.post(f"/s/{in_play.session.pk}/events/head", data)
+    en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/events/head", data)
+    en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/events/head", data)
     assert in_play.events.count() == 1
 
 
@@ -287,9 +291,8 @@ def test_the_second_phone_to_finish_a_game_is_told_who_recorded_it(en, in_play, 
         f"/s/{in_play.session.pk}/games/{in_play.pk}/finish",
         finish_data(knocker="Bee", points_1=""),
     )
-    assert late.status_code == 302  # the game page, with its recorded result
-    page = other.get(late.url).content.decode()
-    assert "Bee → Ann <strong>300</strong>" in page
+    assert late.status_code == 409  # refused: the table as it is now, and who was first
+    assert "Game 1 was already recorded by Ann&#x27;s phone" in late.content.decode()
     assert in_play.lines.count() == 6
 
 

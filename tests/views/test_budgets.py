@@ -148,7 +148,7 @@ LIVE = {**HTMX, "HTTP_HX_TARGET": "live"}
 # Each page: put the night in the state the page is busiest in, and give the page's address.
 PAGES: dict[str, Callable[[Session], str]] = {
     "table": lambda s: f"/s/{in_play(s).session_id}/",
-    "event form": lambda s: f"/s/{in_play(s).session_id}/events/head",
+    "event form": lambda s: f"/s/{s.pk}/games/{in_play(s).pk}/events/head",
     "seats": lambda s: f"/s/{s.pk}/seats",
     "settle up, open": lambda s: f"/s/{s.pk}/settle",
     "settle up, closed": lambda s: f"/s/{closed(s).pk}/settle",

@@ -122,7 +122,7 @@ def swapped(client, url: str, data: dict[str, object]) -> list[str]:
 def _event(client, table) -> tuple[int, Game]:
     game = games.game_start(session=table, fool_swap=False)
     data = {"player": "Bee", "idempotency_key": "event"}
-    return len(written(client, f"/s/{table.pk}/events/head", data)), game
+    return len(written(client, f"/s/{table.pk}/games/{game.pk}/events/head", data)), game
 
 
 def _void(client, table) -> int:

@@ -470,7 +470,7 @@ def test_the_knock_dummy_addresses_of_a_score_sheet_do_not_exist(client, db):
     )
     for url in (
         f"/s/{sheet.pk}/games/start",
-        f"/s/{sheet.pk}/events/head",
+        f"/s/{sheet.pk}/games/{hand.pk}/events/head",
         f"/s/{sheet.pk}/settle",
         f"/s/{sheet.pk}/games/{hand.pk}/void",
         f"/s/{sheet.pk}/games/{hand.pk}/finish",

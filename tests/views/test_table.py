@@ -2,7 +2,9 @@
 
 from scorekeeper.models import Game, LedgerLine, Transfer
 from scorekeeper.services import games, sessions
-from tests.views.conftest import HTMX
+from tests.views.conftest import HTMX, finish_data
+
+KNOCK = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 10, "Cat": 20, "Dan": 30}}
 
 
 def test_the_table_page_shows_the_scoreboard_in_seat_order_and_who_deals(en, table):
@@ -27,7 +29,7 @@ def test_starting_a_game_returns_to_the_table_with_the_game_in_play(en, table):
     assert game.status == Game.Status.IN_PLAY
     body = en.get(response.url).content.decode()
     assert f"/s/{table.pk}/games/{game.pk}/finish" in body
-    assert f"/s/{table.pk}/events/head" in body
+    assert f"/s/{table.pk}/games/{game.pk}/events/head" in body
 
 
 def test_an_htmx_start_asks_the_browser_to_reload_the_table(en, table):
@@ -38,13 +40,13 @@ def test_an_htmx_start_asks_the_browser_to_reload_the_table(en, table):
 
 def test_a_second_game_cannot_start_while_one_is_in_play(en, in_play):
     response = en.post(f"/s/{in_play.session.pk}/games/start", {})
-    assert response.status_code == 422
+    assert response.status_code == 409  # the page that offered a start was out of date
     assert "Finish or void the game in play first" in response.content.decode()
     assert in_play.session.games.count() == 1
 
 
 def test_an_event_is_recorded_and_its_payments_show_at_once(en, in_play):
-    url = f"/s/{in_play.session.pk}/events/head"
+    url = f"/s/{in_play.session.pk}/games/{in_play.pk}/events/head"
     form = en.get(url).content.decode()
     assert 'name="close"' in form
     response = en.post(url, {"player": "Bee", "close": ["Dan"]})
@@ -55,7 +57,7 @@ def test_an_event_is_recorded_and_its_payments_show_at_once(en, in_play):
 
 
 def test_a_refused_event_says_why_and_writes_nothing(en, in_play):
-    url = f"/s/{in_play.session.pk}/events/head"
+    url = f"/s/{in_play.session.pk}/games/{in_play.pk}/events/head"
     en.post(url, {"player": "Bee"})
     response = en.post(url, {"player": "Cat"})
     assert response.status_code == 422
@@ -65,7 +67,7 @@ def test_a_refused_event_says_why_and_writes_nothing(en, in_play):
 
 
 def test_a_fine_form_asks_why_and_ends_the_game(en, in_play):
-    url = f"/s/{in_play.session.pk}/events/fine"
+    url = f"/s/{in_play.session.pk}/games/{in_play.pk}/events/fine"
     assert 'name="reason"' in en.get(url).content.decode()
     en.post(url, {"player": "Ann", "reason": "misdeal"})
     in_play.refresh_from_db()
@@ -73,7 +75,7 @@ def test_a_fine_form_asks_why_and_ends_the_game(en, in_play):
 
 
 def test_an_unknown_event_type_goes_back_to_the_table(en, in_play):
-    response = en.get(f"/s/{in_play.session.pk}/events/teleport")
+    response = en.get(f"/s/{in_play.session.pk}/games/{in_play.pk}/events/teleport")
     assert response.status_code == 302
 
 
@@ -154,3 +156,39 @@ def test_a_poll_with_nothing_new_gets_an_empty_answer(en, table):
     changed = en.get(poll, HTTP_HX_TARGET="live", **HTMX)
     assert changed.status_code == 200
     assert "/finish" in changed.content.decode()
+
+
+# -- several phones, one truth (issue 19, item 1) -------------------------------------------------
+
+
+def test_an_event_sent_from_a_page_of_a_game_that_has_ended_is_refused_with_409(en, in_play):
+    """Another phone saved the game; this phone's event form still names it: nothing is booked,
+    on it or on the next game, and the answer is the table as it is now."""
+    games.game_finish(game=in_play, outcome=KNOCK)
+    follower = games.game_start(session=in_play.session, fool_swap=False)
+    url = f"/s/{in_play.session.pk}/games/{in_play.pk}/events/head"
+    response = en.post(url, {"player": "Bee"}, **HTMX)
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert "was already recorded" in body and 'id="live"' in body
+    assert not in_play.events.exists() and not follower.events.exists()
+
+
+def test_a_start_sent_after_another_phones_start_is_refused_with_409(en, table):
+    page = en.get(f"/s/{table.pk}/").content.decode()
+    assert 'name="number" value="1"' in page
+    assert en.post(f"/s/{table.pk}/games/start", {"number": "1"}).status_code == 302
+    games.game_finish(game=table.games.get(), outcome=KNOCK)
+    late = en.post(f"/s/{table.pk}/games/start", {"number": "1"})  # the same page, sent again
+    assert late.status_code == 409
+    assert "already started by another phone" in late.content.decode()
+    assert table.games.count() == 1
+
+
+def test_a_finish_sent_after_another_phones_is_refused_with_409_and_the_table(en, in_play):
+    games.game_finish(game=in_play, outcome=KNOCK)
+    url = f"/s/{in_play.session.pk}/games/{in_play.pk}/finish"
+    late = en.post(url, {**finish_data(knocker="Bee"), "idempotency_key": "late"}, **HTMX)
+    assert late.status_code == 409
+    assert "was already recorded" in late.content.decode()
+    assert in_play.lines.count() == 6  # the first save's lines, nothing more
