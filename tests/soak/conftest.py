@@ -856,9 +856,11 @@ def _answers_kept(
 EXPECTED = {
     "table": {200},
     "finish-page": {200, 302},
-    "start": {302, 422},
-    "event": {302, 422},
-    "finish": {302, 422},
+    # 409: the page the phone wrote from was out of date (another phone started or saved the
+    # game first): refused, nothing booked (issue 19, item 1).
+    "start": {302, 409, 422},
+    "event": {302, 409, 422},
+    "finish": {302, 409, 422},
     "void": {302},
     "csrf": {200},
 }
