@@ -279,7 +279,8 @@ class Table:
         def events(browser: Browser, forms: list[tuple[str, dict[str, Any], str]]) -> list[Call]:
             calls = []
             for kind, data, how in forms:
-                calls += write(browser, self.path(f"events/{kind}"), data, "event", how)
+                path = self.path(f"games/{game_id}/events/{kind}")
+                calls += write(browser, path, data, "event", how)
             return calls
 
         rolled = [[self.event(fine=False) for _ in range(self.rng.randint(1, 2))] for _ in "ab"]
@@ -312,7 +313,7 @@ class Table:
             other = (finish, finish_form(self.rng), "finish", mode(self.rng))
         else:
             kind, data, _how = self.event(fine=True)
-            other = (self.path(f"events/{kind}"), data, "event", "once")
+            other = (self.path(f"games/{game_id}/events/{kind}"), data, "event", "once")
         answers = at_once(
             lambda: write(first, finish, saving, "finish", how), lambda: write(second, *other)
         )
