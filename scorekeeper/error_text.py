@@ -2,6 +2,7 @@
 
 from django.utils.translation import gettext as _
 
+from scorekeeper.models import Game
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 
 
@@ -47,6 +48,10 @@ def error_text(error: RuleError) -> str:
         "game-in-play": lambda: _("Finish or void the game in play first."),
         "game-recorded": lambda: _("Game %(n)s was already recorded by %(who)s at %(at)s.") % p,
         "game-voided": lambda: _("Game %(n)s was voided.") % p,
+        "game-changed": lambda: (
+            _("Game %(n)s has changed since this page was opened: it is now %(state)s.")
+            % {**p, "state": Game.Status(str(p["state"])).label}
+        ),
         "game-started": lambda: (
             _("Game %(n)s was already started by another phone: here is the table as it is now.")
             % p
@@ -69,6 +74,8 @@ def error_text(error: RuleError) -> str:
         ),
         "paid-twice": lambda: _("This transfer is already marked paid."),
         "voided-twice": lambda: _("Game %(n)s is already voided.") % p,
+        "corrected-twice": lambda: _("Game %(n)s is already corrected.") % p,
+        "not-voided": lambda: _("Void game %(n)s before correcting it.") % p,
         "level-sleeper": lambda: (
             _("%(name)s never collected or held one suit only: rule 60 makes them lose more.") % p
         ),

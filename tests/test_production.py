@@ -4,10 +4,12 @@ work."""
 
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -22,9 +24,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@dataclass(frozen=True)
+class Production:
+    url: str
+    log: Path  # what the server wrote: its access and error log
+    database: Path
+
+
 @pytest.fixture(scope="module")
-def production(tmp_path_factory) -> Iterator[str]:
-    """granian serving the app with production settings on a fresh SQLite file; its base URL."""
+def production(tmp_path_factory) -> Iterator[Production]:
+    """granian serving the app with production settings on a fresh SQLite file."""
     tmp = tmp_path_factory.mktemp("production")
     env = {
         **os.environ,
@@ -54,7 +63,7 @@ def production(tmp_path_factory) -> Iterator[str]:
                 break
             except httpx.TransportError:
                 time.sleep(0.1)
-        yield url
+        yield Production(url, tmp / "granian.log", tmp / "db.sqlite3")
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -65,23 +74,40 @@ def production(tmp_path_factory) -> Iterator[str]:
     "path", ["/", "/sw.js", "/manifest.webmanifest", "/offline", "/accounts/login"]
 )
 def test_every_page_a_phone_needs_first_answers_200_in_production(production, path):
-    response = httpx.get(production + path, headers={"Accept-Language": "th"})
+    response = httpx.get(production.url + path, headers={"Accept-Language": "th"})
     assert response.status_code == 200, response.text[:500]
 
 
 def test_the_service_worker_names_the_hashed_static_files(production):
-    worker = httpx.get(production + "/sw.js").text
+    worker = httpx.get(production.url + "/sw.js").text
     assert "/static/css/app." in worker and ".css" in worker
     assert '"/static/css/app.css"' not in worker  # the collected, hashed name
     listed = worker.split("const SHELL = [")[1].split("]")[0]
     for escaped in [part.split('"')[1] for part in listed.split(",") if '"' in part]:
         url = escaped.encode().decode("unicode_escape")  # as JavaScript reads its string
-        assert httpx.get(production + url).status_code == 200, url
+        assert httpx.get(production.url + url).status_code == 200, url
 
 
 def test_an_id_too_large_for_the_database_is_not_found(production):
-    assert httpx.get(production + "/s/99999999999999999999999/").status_code == 404
-    assert httpx.get(production + "/g/99999999999999999999999/").status_code == 404
+    assert httpx.get(production.url + "/s/99999999999999999999999/").status_code == 404
+    assert httpx.get(production.url + "/g/99999999999999999999999/").status_code == 404
+
+
+def test_a_server_error_is_logged_with_its_traceback(production):
+    """A 500 in production leaves its traceback in the server's log: here a table gone missing
+    under a running server (a real failure of the database, not one of ours made up)."""
+    with sqlite3.connect(production.database) as db:
+        db.execute("ALTER TABLE scorekeeper_invite RENAME TO scorekeeper_invite_away")
+    try:
+        response = httpx.get(production.url + "/join/some-token")
+    finally:
+        with sqlite3.connect(production.database) as db:
+            db.execute("ALTER TABLE scorekeeper_invite_away RENAME TO scorekeeper_invite")
+    assert response.status_code == 500
+    logged = production.log.read_text()
+    assert "Internal Server Error: /join/some-token" in logged
+    assert "Traceback (most recent call last)" in logged
+    assert "no such table: scorekeeper_invite" in logged
 
 
 def test_make_serve_refuses_a_port_another_server_listens_on():

@@ -194,7 +194,13 @@ def _start(
 
 def _refuse_unless_in_play(game: Game) -> None:
     """Refuse a game read under the session's lock unless it is still in play."""
-    if game.status == Game.Status.IN_PLAY:
+    _refuse_unless(game, Game.Status.IN_PLAY)
+
+
+def _refuse_unless(game: Game, status: str) -> None:
+    """Refuse a write made for a game in `status` when, read under the lock, it has moved on:
+    voided, or recorded (finished, its tie settled) by another phone."""
+    if game.status == status:
         return
     if game.status == Game.Status.VOIDED:
         raise ServiceError("game-voided", "game {n} was voided", field="game", n=game.number)
@@ -314,8 +320,9 @@ def _settle(session: Session, game: Game) -> None:
 
 
 def _resolve(game: Game, tie_break: Any) -> Game:
-    if game.status != Game.Status.PENDING_TIE:
+    if game.status == Game.Status.IN_PLAY:
         raise ServiceError("no-tie", "game {n} has no tie to resolve", field="game", n=game.number)
+    _refuse_unless(game, Game.Status.PENDING_TIE)  # settled or voided since the page was read
     game.document = {**game.document, "tie_break": tie_break}
     _settle(game.session, game)
     if game.status == Game.Status.PENDING_TIE:
@@ -354,9 +361,17 @@ def game_resolve_tie(
 
 @transaction.atomic
 def game_void(
-    *, game: Game, actor: Membership | None = None, idempotency_key: str | None = None
+    *,
+    game: Game,
+    status: str | None = None,
+    actor: Membership | None = None,
+    idempotency_key: str | None = None,
 ) -> Game:
-    """Void a game: reverse every line it wrote, keep it visible, free its number to correct."""
+    """Void a game: reverse every line it wrote, keep it visible, free its number to correct.
+
+    `status` is the state the asking page showed the game in: a game that has moved on since
+    (finished, its tie settled, voided by another phone) is refused, for the host to look again.
+    """
     game = lock_game(game)
     session = game.session
     if (
@@ -365,6 +380,11 @@ def game_void(
         return done
     if game.status == Game.Status.VOIDED:
         raise ServiceError("voided-twice", "game {n} is already voided", n=game.number)
+    if status is not None and game.status != status:
+        raise ServiceError(
+            "game-changed", "game {n} has changed since this page was opened: it is now {state}",
+            n=game.number, state=game.status,
+        )  # fmt: skip
     ledger.lines_reverse(session=session, lines=game.lines.filter(reverses__isnull=True))
     game.status = Game.Status.VOIDED
     game.voided_at = timezone.now()

@@ -1,6 +1,5 @@
 """One game: the end-of-game screen with its live preview, the record, voids and corrections."""
 
-import contextlib
 from typing import Any
 
 from django.http import HttpResponse
@@ -119,8 +118,15 @@ def void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespons
     """Ask, then void: every line reversed, the game kept and struck through."""
     game = game_for(request, session_id, game_id, HOST, scoresheet=False)
     if request.method == "POST":
-        with contextlib.suppress(RuleError):  # already voided: a second tap
-            games.game_void(game=game, actor=request.membership)
+        try:
+            games.game_void(
+                game=game,
+                status=request.POST.get("status"),  # the state the asking page showed
+                actor=request.membership,
+                idempotency_key=request.POST.get("idempotency_key"),
+            )
+        except RuleError as e:  # voided by another phone, or finished since the page was read
+            return table_now(request, game.session, refused=e)
         return redirect("game", session_id=session_id, game_id=game.pk)
     return render(request, "games/void.html", {"session": game.session, "game": game})
 
@@ -142,6 +148,8 @@ def resolve_tie(request: HtmxHttpRequest, session_id: int, game_id: int) -> Http
                 idempotency_key=request.POST.get("idempotency_key"),
             )
         except RuleError as e:
+            if e.code in STALE:  # another phone settled it, or the game was voided
+                return table_now(request, game.session, refused=e)
             error = error_text(e)
         else:
             return redirect("table", session_id=session_id)
@@ -160,7 +168,9 @@ def resolve_tie(request: HtmxHttpRequest, session_id: int, game_id: int) -> Http
 def correct(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """Enter a voided game again, corrected, in its place."""
     voided = game_for(request, session_id, game_id, HOST, scoresheet=False)
-    if voided.status != Game.Status.VOIDED or hasattr(voided, "replaced_by"):
+    if request.method == "GET" and (
+        voided.status != Game.Status.VOIDED or hasattr(voided, "replaced_by")
+    ):
         return redirect("game", session_id=session_id, game_id=voided.pk)
     events = list(voided.events.all())
     players = voided.document["players"]
@@ -180,6 +190,8 @@ def correct(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResp
                 idempotency_key=request.POST.get("idempotency_key"),
             )
         except RuleError as e:
+            if e.code in STALE:  # another phone corrected it first
+                return table_now(request, voided.session, refused=e)
             form.add_error(form.field_for(e.field), error_text(e))
         else:
             return redirect("game", session_id=session_id, game_id=game.pk)

@@ -143,8 +143,11 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 
 
 # Refusals that mean the phone's page is out of date: the game it names has ended, was voided,
-# or another phone already started the game it meant to start.
-STALE = ("game-recorded", "game-voided", "game-started", "game-in-play")
+# corrected or changed since, or another phone already started the game it meant to start.
+STALE = (
+    "game-recorded", "game-voided", "game-started", "game-in-play", "game-changed",
+    "voided-twice", "corrected-twice",
+)  # fmt: skip
 
 
 def table_now(

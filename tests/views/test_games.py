@@ -6,6 +6,7 @@ from decimal import Decimal
 from scorekeeper.models import Game, LedgerLine
 from scorekeeper.services import games, sessions
 from tests.views.conftest import HTMX, finish_data
+from tests.views.test_table import KNOCK
 
 
 def url(game: Game, action: str = "") -> str:
@@ -160,8 +161,10 @@ def test_voiding_asks_first_then_strikes_the_game_through_and_restores_the_score
     confirm = en.get(url(in_play, "void")).content.decode()
     assert "Yes, void it" in confirm
     assert in_play.lines.count() == 6  # nothing happens on a GET
-    en.post(url(in_play, "void"))
-    en.post(url(in_play, "void"))  # a second tap changes nothing
+    assert 'name="status" value="settled"' in confirm  # the state the host is looking at
+    en.post(url(in_play, "void"), {"status": "settled", "idempotency_key": "v1"})
+    again = en.post(url(in_play, "void"), {"status": "settled", "idempotency_key": "v1"})
+    assert again.status_code == 302  # a second tap of the same form changes nothing
     assert in_play.lines.count() == 12
     assert scoreboard(en, in_play) == dict.fromkeys(["Ann", "Bee", "Cat", "Dan"], 0)
     table = en.get(f"/s/{in_play.session.pk}/").content.decode()
@@ -217,3 +220,64 @@ def test_levels_entered_against_the_forcing_rules_are_settled_with_a_warning(en,
     body = en.post(url(in_play, "preview"), data, HTTP_HX_TARGET="preview", **HTMX).content.decode()
     assert "Dan never collected or held one suit only: rule 60 makes them lose more." in body
     assert 'data-preview-net="Dan">−400<' in body  # as given: less 100 × S 2, plus the knock 200
+
+
+# -- several phones, one truth (issue 19, item 1): voids, ties and corrections name their state --
+
+
+def test_a_void_sent_after_another_phones_void_is_refused_with_409(en, in_play):
+    en.post(url(in_play, "finish"), finish_data())
+    games.game_void(game=in_play)  # another phone voided it first
+    late = en.post(url(in_play, "void"), {"status": "settled"}, **HTMX)
+    assert late.status_code == 409
+    assert "Game 1 is already voided." in late.content.decode()
+    assert in_play.lines.count() == 12  # reversed once, not twice
+
+
+def test_a_void_asked_for_a_game_in_play_is_refused_once_it_has_been_finished(en, in_play):
+    """The host opened "void" while the game was in play; another phone saved its result since:
+    voiding now would throw away a result the host has not seen."""
+    games.game_finish(game=in_play, outcome=KNOCK)
+    late = en.post(url(in_play, "void"), {"status": "in-play"}, **HTMX)
+    assert late.status_code == 409
+    body = late.content.decode()
+    assert "Game 1 has changed since this page was opened: it is now settled." in body
+    assert 'id="live"' in body  # the table as it is now
+    in_play.refresh_from_db()
+    assert in_play.status == Game.Status.SETTLED and in_play.lines.count() == 6
+
+
+def test_a_tie_settled_by_another_phone_is_refused_with_409_not_settled_twice(en, in_play):
+    en.post(
+        url(in_play, "finish"),
+        finish_data(knocker="Dan", points_0="5", points_1="5", points_2="5", points_3=""),
+    )
+    games.game_resolve_tie(game=in_play, order=["Cat", "Ann", "Bee"])  # the other phone
+    lines = in_play.lines.count()
+    late = en.post(url(in_play, "tie"), {"order": "Ann, Bee, Cat"}, **HTMX)
+    assert late.status_code == 409
+    assert "was already recorded" in late.content.decode()
+    assert in_play.lines.count() == lines
+    assert scoreboard(en, in_play) == {"Ann": -400, "Bee": -500, "Cat": -300, "Dan": 1200}
+
+
+def test_a_tie_of_a_game_voided_since_is_refused_with_409(en, in_play):
+    en.post(
+        url(in_play, "finish"),
+        finish_data(knocker="Dan", points_0="5", points_1="5", points_2="5", points_3=""),
+    )
+    games.game_void(game=in_play)
+    late = en.post(url(in_play, "tie"), {"order": "Ann, Bee, Cat"})
+    assert late.status_code == 409
+    assert "Game 1 was voided." in late.content.decode()
+
+
+def test_a_correction_sent_after_another_phones_is_refused_with_409(en, in_play):
+    en.post(url(in_play, "finish"), finish_data())
+    en.post(url(in_play, "void"))
+    first = finish_data(knocker="Bee", points_0="10", points_1="")
+    assert en.post(url(in_play, "correct"), first).status_code == 302
+    late = en.post(url(in_play, "correct"), finish_data(knocker="Cat", points_0="10", points_2=""))
+    assert late.status_code == 409
+    assert "Game 1 is already corrected." in late.content.decode()
+    assert Game.objects.filter(replaces=in_play).get().document["knock"]["player"] == "Bee"
