@@ -46,7 +46,10 @@ def error_text(error: RuleError) -> str:
         "events-after-fine": lambda: _("A fine ends the game: nothing can follow it."),
         "fine-with-result": lambda: _("A fine ended this game: it has no result."),
         "game-in-play": lambda: _("Finish or void the game in play first."),
-        "game-recorded": lambda: _("Game %(n)s was already recorded by %(who)s at %(at)s.") % p,
+        "game-recorded": lambda: (
+            _("Game %(n)s was already recorded by %(who)s at %(at)s.")
+            % {**p, "who": p["who"] or _("another phone")}
+        ),
         "game-voided": lambda: _("Game %(n)s was voided.") % p,
         "game-changed": lambda: (
             _("Game %(n)s has changed since this page was opened: it is now %(state)s.")
@@ -74,6 +77,9 @@ def error_text(error: RuleError) -> str:
         ),
         "paid-twice": lambda: _("This transfer is already marked paid."),
         "voided-twice": lambda: _("Game %(n)s is already voided.") % p,
+        "game-never-started": lambda: _(
+            "The game this was entered for was never started: its start was refused."
+        ),
         "corrected-twice": lambda: _("Game %(n)s is already corrected.") % p,
         "not-voided": lambda: _("Void game %(n)s before correcting it.") % p,
         "level-sleeper": lambda: (

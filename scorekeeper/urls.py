@@ -1,7 +1,17 @@
 from django.urls import include, path, register_converter
 
 from scorekeeper.converters import Id
-from scorekeeper.views import accounts, app, exports, games, groups, members, scoresheet, table
+from scorekeeper.views import (
+    accounts,
+    app,
+    exports,
+    games,
+    groups,
+    members,
+    offline,
+    scoresheet,
+    table,
+)
 
 register_converter(Id, "id")
 
@@ -63,6 +73,14 @@ urlpatterns = [
         name="event-add",
     ),
     path("s/<id:session_id>/games/<id:game_id>/finish", games.finish, name="game-finish"),
+    # A game started without a connection, by the key its phone made (views/offline.py).
+    path("s/<id:session_id>/games/key/<slug:key>/", offline.game, name="offline-game"),
+    path(
+        "s/<id:session_id>/games/key/<slug:key>/events/<slug:event_type>",
+        offline.event_add,
+        name="offline-event",
+    ),
+    path("s/<id:session_id>/games/key/<slug:key>/finish", offline.finish, name="offline-finish"),
     path("s/<id:session_id>/games/<id:game_id>/preview", games.preview, name="game-preview"),
     path("s/<id:session_id>/games/<id:game_id>/void", games.void, name="game-void"),
     path("s/<id:session_id>/games/<id:game_id>/tie", games.resolve_tie, name="game-tie"),

@@ -192,6 +192,19 @@ def _start(
     return game
 
 
+def started_with(*, session: Session, key: str) -> Game | None:
+    """The game a phone started with this key (its start's idempotency key), once that start
+    has landed: a game started without a connection is named by it until it has an id."""
+    start = session.audit.filter(action="game-start", key=once.stored(key)).select_related("game")
+    entry = start.first()
+    return entry.game if entry is not None else None
+
+
+def never_started(key: str) -> ServiceError:
+    """The refusal of a write naming a game whose start never landed (it was refused)."""
+    return ServiceError("game-never-started", "the game {key} names was never started", key=key)
+
+
 def _refuse_unless_in_play(game: Game) -> None:
     """Refuse a game read under the session's lock unless it is still in play."""
     _refuse_unless(game, Game.Status.IN_PLAY)
@@ -205,12 +218,13 @@ def _refuse_unless(game: Game, status: str) -> None:
     if game.status == Game.Status.VOIDED:
         raise ServiceError("game-voided", "game {n} was voided", field="game", n=game.number)
     last = game.session.audit.filter(game=game).select_related("membership").first()
+    who = str(last.membership) if last and last.membership else ""
     raise ServiceError(
         "game-recorded",
-        "game {n} was already recorded by {who} at {at}",
+        f"game {{n}} was already recorded by {'{who}' if who else 'another phone'} at {{at}}",
         field="game",
         n=game.number,
-        who=str(last.membership) if last and last.membership else "another phone",
+        who=who,  # empty: a phone without a membership (error_text says "another phone")
         at=f"{timezone.localtime(game.finished_at or timezone.now()):%H:%M}",
     )
 

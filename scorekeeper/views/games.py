@@ -4,6 +4,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.error_text import error_text
@@ -47,7 +48,14 @@ def _preview(game: Game, form: FinishForm) -> dict[str, Any]:
 def _finish_page(
     request: HtmxHttpRequest, game: Game, form: FinishForm, status: int = 200
 ) -> HttpResponse:
-    context = {"session": game.session, "game": game, "form": form, "preview": _preview(game, form)}
+    context = {
+        "session": game.session,
+        "game": game,
+        "form": form,
+        "preview": _preview(game, form),
+        "action": reverse("game-finish", args=[game.session_id, game.pk]),
+        "preview_url": reverse("game-preview", args=[game.session_id, game.pk]),
+    }
     template = "games/finish.html"
     if request.htmx and request.htmx.target == "preview":
         template += "#preview"

@@ -222,7 +222,13 @@ def event_add(
             form.add_error(None, error_text(e))
         else:
             return _back_to_table(request, session)
-    context = {"session": session, "game": game, "form": form, "label": labels[event_type]}
+    context = {
+        "session": session,
+        "game": game,
+        "form": form,
+        "label": labels[event_type],
+        "back": reverse("table", kwargs={"session_id": session.pk}),
+    }
     return render(request, "table/event.html", context, status=422 if form.errors else 200)
 
 

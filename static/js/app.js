@@ -1,94 +1,339 @@
-// Scorekeeper on the phone: an offline banner, and games and events entered without a connection
-// kept on this phone and sent when it returns. Every form carries its idempotency key, so a
-// resend records nothing twice.
+// Scorekeeper on the phone: an offline banner, and what is entered without a connection kept on
+// this phone and sent, in order, when it returns (issue 19, item 2).
+//
+// An entry is a form's POST: its address, its fields and its idempotency key. Kept without a
+// connection, it gets a key made on the phone (a page the service worker shows from its copy
+// repeats the key it was rendered with); kept after a send that failed, it keeps the page's (the
+// first copy may have landed). Entries go one at a time, the oldest first, under a lock this
+// phone's tabs share:
+// - answered (2xx, 3xx): sent, and off the queue;
+// - no answer, 5xx or 429: kept, and tried again later;
+// - refused (another 4xx): off the queue, listed with the server's reason until dismissed, so it
+//   can be entered again.
+// A game started without a connection has no id: its start's key names it, and its events and
+// end go to /s/<night>/games/key/<key>/… (views/offline.py). Its pages come from copies made for
+// the key "_" while online (warm, below; templates/app/sw.js shows them for any key).
 (() => {
   "use strict";
   const QUEUE = "scorekeeper-queue";
+  const REFUSED = "scorekeeper-refused";
+  const WARMED = "scorekeeper-warmed";
+  const SENDING = "scorekeeper-sending";
+  const KEPT = "kept"; // the service worker's cache of writes it kept (templates/app/sw.js)
+  const TEMPLATE_KEY = "/games/key/_/";
+  const RETRY_MS = [2000, 5000, 15000, 30000, 60000];
   const offline = document.getElementById("offline");
   const queued = document.getElementById("queued");
+  const refusedList = document.getElementById("refused");
 
-  const load = () => JSON.parse(localStorage.getItem(QUEUE) || "[]");
-  const save = (queue) => localStorage.setItem(QUEUE, JSON.stringify(queue));
+  const read = (name) => JSON.parse(localStorage.getItem(name) || "[]");
+  const write = (name, list) => localStorage.setItem(name, JSON.stringify(list));
+  const fill = (template, n) => template.replace("{n}", String(n));
+
+  function newKey() {
+    if (crypto.randomUUID) return crypto.randomUUID();
+    return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
+      b.toString(16).padStart(2, "0"),
+    ).join("");
+  }
+
+  // The token of this phone's session as it is now (a page from the service worker's copy may
+  // carry an older one): the cookie, else this page's.
+  function csrfToken() {
+    const cookie = document.cookie.split("; ").find((c) => c.startsWith("csrftoken="));
+    if (cookie) return cookie.slice("csrftoken=".length);
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch {
+      return "";
+    }
+  }
 
   function show() {
     if (offline) offline.hidden = navigator.onLine;
-    const waiting = load().length;
+    const waiting = read(QUEUE).length;
     if (queued) {
       queued.hidden = waiting === 0;
-      queued.textContent = queued.dataset.template.replace("{n}", String(waiting));
+      queued.textContent = fill(queued.dataset.template, waiting);
     }
+    showRefused();
   }
 
-  // Keep a write made without a connection: a form's POST that carries an idempotency key.
-  function keep(form, submitter, url) {
-    if (form.method.toLowerCase() !== "post" || !form.querySelector("[name=idempotency_key]")) {
-      return false;
+  // The entries the server refused: what each was, what was entered, and why.
+  function showRefused() {
+    if (!refusedList) return;
+    const refused = read(REFUSED);
+    refusedList.hidden = refused.length === 0;
+    const heading = refusedList.querySelector("h2");
+    heading.textContent = fill(heading.dataset.template, refused.length);
+    const list = refusedList.querySelector("ul");
+    list.replaceChildren(
+      ...refused.map((entry) => {
+        const item = document.createElement("li");
+        const what = document.createElement("strong");
+        what.textContent = entry.label;
+        const why = document.createElement("p");
+        why.textContent = entry.reason;
+        const entered = document.createElement("p");
+        entered.textContent = entry.entered;
+        item.append(what, why, entered);
+        return item;
+      }),
+    );
+  }
+
+  // What was entered, in the form's own words: each choice made and each value typed.
+  function entered(form, submitter) {
+    const parts = [];
+    const named = (field) =>
+      (field.labels && field.labels[0] ? field.labels[0].textContent : "").trim() ||
+      field.getAttribute("aria-label") ||
+      (field.closest("tr")?.querySelector("th")?.textContent || "").trim() || // a player's row
+      field.name;
+    for (const field of form.elements) {
+      if (!field.name || field.type === "hidden" || field.disabled || field === submitter) continue;
+      if (field.type === "radio" || field.type === "checkbox") {
+        if (field.checked) parts.push(named(field));
+      } else if (field.tagName === "SELECT") {
+        const option = field.selectedOptions[0];
+        if (option && option.value && option.value !== "0") {
+          parts.push(`${named(field)}: ${option.textContent.trim()}`);
+        }
+      } else if (field.value.trim() && field.value.trim() !== "0") {
+        parts.push(`${named(field)}: ${field.value.trim()}`);
+      }
     }
-    const body = new URLSearchParams(new FormData(form, submitter)).toString();
-    const queue = load();
-    queue.push({ url, body, at: Date.now() });
-    save(queue);
+    return parts.join(" · ");
+  }
+
+  const keyed = (form) =>
+    form.method.toLowerCase() === "post" && form.querySelector("[name=idempotency_key]") !== null;
+
+  // The entry a form's POST makes: where it goes, its fields under `key`, and what it was.
+  function entry(form, submitter, url, key) {
+    const fields = new FormData(form, submitter);
+    fields.delete("csrfmiddlewaretoken"); // sent with the token of the page that sends it
+    fields.set("idempotency_key", key);
+    const heading = document.querySelector("main h1");
+    const label = form.classList.contains("start") && submitter ? submitter : heading;
+    const next = form.dataset.offlineNext;
+    return {
+      url,
+      body: new URLSearchParams(fields).toString(),
+      key,
+      label: label ? label.textContent.trim() : url,
+      entered: entered(form, submitter),
+      next: next ? next.replace(TEMPLATE_KEY, `/games/key/${key}/`) : null,
+      at: Date.now(),
+    };
+  }
+
+  function queueUp(kept) {
+    const queue = read(QUEUE);
+    if (!queue.some((waiting) => waiting.key === kept.key)) write(QUEUE, [...queue, kept]);
     show();
+  }
+
+  // Keep a form's POST that carries an idempotency key; false if it is not one to keep.
+  function keep(form, submitter, url, { freshKey }) {
+    if (!keyed(form)) return false;
+    const key = freshKey ? newKey() : String(new FormData(form).get("idempotency_key"));
+    const kept = entry(form, submitter, url, key);
+    queueUp(kept);
+    form.dataset.kept = "1"; // a second tap keeps nothing more
+    if (kept.next) location.assign(kept.next);
     return true;
   }
 
+  // A form sent the plain way while online: noted in this tab, so that if it gets no answer (or
+  // a 5xx), the service worker's note of it (templates/app/sw.js) finds it whole.
+  function note(form, submitter) {
+    const key = String(new FormData(form).get("idempotency_key"));
+    sessionStorage.setItem(SENDING, JSON.stringify(entry(form, submitter, form.action, key)));
+  }
+
+  // Take in what the service worker kept of a plain form's write that got no answer.
+  async function adopt() {
+    const sending = JSON.parse(sessionStorage.getItem(SENDING) || "null");
+    sessionStorage.removeItem(SENDING); // landed, or kept below: either way, no longer on its way
+    if (!("caches" in window) || !(await caches.has(KEPT))) return;
+    const kept = await caches.open(KEPT);
+    let next = null;
+    for (const request of await kept.keys()) {
+      const marker = await (await kept.match(request)).json();
+      if (sending && sending.key === marker.key) {
+        queueUp(sending);
+        next = sending.next;
+      } else {
+        queueUp({ ...marker, label: marker.url, entered: "", next: null, at: Date.now() });
+      }
+      await kept.delete(request);
+      later();
+    }
+    if (next) location.assign(next);
+  }
+
+  // Signing out: the pages this phone kept go with it (the next person to hold the phone is not
+  // shown them), but never an entry still waiting to be sent; while any waits, ask first.
+  async function signOut(form) {
+    const waiting = read(QUEUE).length;
+    if (waiting && !window.confirm(fill(form.dataset.waiting, waiting))) return;
+    if ("caches" in window) await caches.delete("pages");
+    localStorage.removeItem(WARMED);
+    form.submit();
+  }
+
   document.addEventListener("submit", (event) => {
+    const form = event.target;
     const submitter = event.submitter;
-    if (navigator.onLine || event.defaultPrevented) return;
+    if ("signOut" in form.dataset) {
+      event.preventDefault();
+      signOut(form);
+      return;
+    }
+    if (form.dataset.kept) {
+      event.preventDefault(); // a second tap: the first is kept
+      return;
+    }
+    if (event.defaultPrevented || !keyed(form)) return;
     if (submitter && submitter.hasAttribute("formaction")) return; // a preview: nothing to keep
-    if (keep(event.target, submitter, event.target.action)) event.preventDefault();
+    if (navigator.onLine) {
+      note(form, submitter); // sent the plain way; if it gets no answer, the worker keeps it
+    } else {
+      event.preventDefault();
+      keep(form, submitter, form.action, { freshKey: true });
+    }
   });
 
-  // A button that saves through htmx (the end of a game): the same, in place of its request.
+  // A button that saves through htmx (the end of a game): the same, in place of its request,
+  // and after a request that got no answer or a 5xx.
+  function htmxSave(button) {
+    if (button.tagName !== "BUTTON" || !button.form) return null;
+    return new URL(button.getAttribute("hx-post"), location.href).href;
+  }
   document.addEventListener("htmx:confirm", (event) => {
     const button = event.detail.elt;
-    if (navigator.onLine || button.tagName !== "BUTTON" || !button.form) return;
-    const url = new URL(button.getAttribute("hx-post"), location.href).href;
-    if (keep(button.form, button, url)) event.preventDefault();
+    if (button.form && button.form.dataset.kept) {
+      event.preventDefault();
+      return;
+    }
+    const url = htmxSave(button);
+    if (navigator.onLine || !url) return;
+    if (keep(button.form, button, url, { freshKey: true })) event.preventDefault();
   });
+  function unanswered(event) {
+    const button = event.detail.elt;
+    const url = htmxSave(button);
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (url && (status === 0 || status >= 500 || status === 429)) {
+      keep(button.form, button, url, { freshKey: false });
+      later();
+    }
+  }
+  document.addEventListener("htmx:sendError", unanswered);
+  document.addEventListener("htmx:responseError", unanswered);
 
-  async function send() {
-    const queue = load();
-    if (!navigator.onLine || queue.length === 0) return;
-    let refused = 0;
-    let landing = null; // where the last save would have taken this page
-    while (queue.length) {
+  // The server's reason for a refusal, from the page it answered with.
+  function reason(response, page) {
+    const doc = new DOMParser().parseFromString(page, "text/html");
+    const texts = [...doc.querySelectorAll("main .messages p, main .error")]
+      .map((node) => node.textContent.trim())
+      .filter((text, i, all) => text && all.indexOf(text) === i);
+    if (texts.length) return texts.join(" ");
+    return refusedList.dataset.unknown.replace("{status}", String(response.status));
+  }
+
+  let retry = 0;
+  let timer = null;
+
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(send, RETRY_MS[Math.min(retry, RETRY_MS.length - 1)]);
+    retry += 1;
+  }
+
+  let landing = null; // where the last entry sent would have taken this page
+
+  // Send what waits, oldest first; true if anything was sent or refused.
+  async function drain() {
+    let moved = false;
+    for (let queue = read(QUEUE); queue.length; queue = read(QUEUE)) {
+      const entry = queue[0];
+      const body = new URLSearchParams(entry.body);
       let response;
       try {
-        response = await fetch(queue[0].url, {
+        response = await fetch(entry.url, {
           method: "POST",
-          body: queue[0].body,
-          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body,
+          headers: { "X-CSRFToken": csrfToken() },
           credentials: "same-origin",
         });
       } catch {
-        return; // still no connection: keep everything for the next try
+        later(); // no connection after all
+        return moved;
       }
-      if (!response.ok) refused += 1; // the server said why; the entry is shown again below
-      else if (response.redirected) landing = response.url;
-      queue.shift();
-      save(queue);
+      if (response.status >= 500 || response.status === 429) {
+        later(); // the server could not take it now: the same entry, its same key, later
+        return moved;
+      }
+      if (response.redirected) landing = response.url;
+      if (response.status >= 400) {
+        const refused = read(REFUSED);
+        const why = reason(response, await response.text());
+        refused.push({ label: entry.label, reason: why, entered: entry.entered });
+        write(REFUSED, refused);
+      }
+      write(QUEUE, read(QUEUE).filter((kept) => kept.key !== entry.key));
+      moved = true;
+      retry = 0;
     }
-    if (refused && queued) sessionStorage.setItem("scorekeeper-refused", String(refused));
-    if (landing) location.assign(landing);
-    else location.reload();
+    return moved;
   }
 
-  const refused = sessionStorage.getItem("scorekeeper-refused");
-  if (refused && queued) {
-    sessionStorage.removeItem("scorekeeper-refused");
-    const note = document.getElementById("refused");
-    if (note) {
-      note.hidden = false;
-      note.textContent = note.dataset.template.replace("{n}", refused);
+  async function send() {
+    if (!navigator.onLine || read(QUEUE).length === 0) return;
+    const moved = navigator.locks
+      ? await navigator.locks.request(QUEUE, { ifAvailable: true }, (lock) => lock && drain())
+      : await drain();
+    show();
+    if (moved && read(QUEUE).length === 0) location.assign(landing || location.href); // as it now is
+  }
+
+  // While online, keep a copy of the pages of a game started on this phone (see the top).
+  async function warm() {
+    const start = document.querySelector("form.start[data-offline-pages]");
+    if (!start || !navigator.onLine || !("caches" in window)) return;
+    if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return;
+    const version = `${location.pathname} ${start.dataset.offlineVersion}`;
+    if (localStorage.getItem(WARMED) === version) return;
+    try {
+      const pages = await caches.open("pages");
+      await pages.addAll(start.dataset.offlinePages.split(" "));
+      localStorage.setItem(WARMED, version);
+    } catch {
+      // not this time: the next page load tries again
     }
   }
+
+  if (refusedList) {
+    refusedList.querySelector("button").addEventListener("click", () => {
+      localStorage.removeItem(REFUSED);
+      show();
+    });
+  }
   window.addEventListener("online", () => {
+    retry = 0;
     show();
     send();
   });
   window.addEventListener("offline", show);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") send();
+  });
   show();
-  send();
-  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js");
+  adopt().then(send);
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js");
+    navigator.serviceWorker.ready.then(warm);
+  }
 })();

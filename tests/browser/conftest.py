@@ -22,6 +22,8 @@ from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from pytest_django.live_server_helper import LiveServer
 
+from tests.browser.wifi import Wifi
+
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 CHROMIUM = Path("/usr/bin/chromium")  # Debian's; Playwright cannot download browsers here
@@ -74,6 +76,15 @@ def live_server(django_db_setup: None) -> Iterator[LiveServer]:
     server.stop()
 
 
+@pytest.fixture
+def wifi(live_server: LiveServer) -> Iterator[Wifi]:
+    """The live server behind a connection the test can cut (tests/browser/wifi.py)."""
+    port = int(live_server.url.rsplit(":", 1)[1])
+    hop = Wifi("localhost", port)
+    yield hop
+    hop.close()
+
+
 @pytest.fixture(scope="session")
 def browser(django_db_setup: None) -> Iterator[Browser]:
     """Chromium, for the whole run.
@@ -108,11 +119,12 @@ def csp_violation(text: str) -> bool:
     return "Content Security Policy" in text
 
 
-def watch(page: Page) -> list[str]:
+def watch(page: Page, *, server_errors: bool = True) -> list[str]:
     """Collect what goes wrong on `page` that no assertion looks at.
 
-    JavaScript errors, server errors, and every Content Security Policy violation: the policy
-    must hold on every screen the tests visit.
+    JavaScript errors, server errors (unless a test makes them itself: `server_errors=False`),
+    and every Content Security Policy violation: the policy must hold on every screen the tests
+    visit.
     """
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
@@ -128,7 +140,7 @@ def watch(page: Page) -> list[str]:
         "response",
         lambda r: (
             problems.append(f"HTTP {r.status} from {r.request.method} {r.url}")
-            if r.status >= 500
+            if r.status >= 500 and server_errors
             else None
         ),
     )
@@ -136,14 +148,17 @@ def watch(page: Page) -> list[str]:
 
 
 @contextmanager
-def open_page(browser: Browser, name: str, **options: object) -> Iterator[Page]:
-    """Open a page in a fresh context; fail if it met a JavaScript error or a server error.
+def open_page(
+    browser: Browser, name: str, *, server_errors: bool = True, **options: object
+) -> Iterator[Page]:
+    """Open a page in a fresh context; fail if it met a JavaScript error or a server error
+    (`server_errors=False`: a test that answers 5xx itself, in place of the server).
 
     When the test fails, the page as it was is saved as test-artifacts/screens/failed-<name>.png.
     """
     context = new_context(browser, **options)
     page = context.new_page()
-    problems = watch(page)
+    problems = watch(page, server_errors=server_errors)
     try:
         yield page
     except BaseException as error:

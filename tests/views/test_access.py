@@ -40,6 +40,9 @@ GUARDED = {
     "transfer-paid": ("post", PLAYER),
     "game": ("get", VIEWER),
     "game-finish": ("post", PLAYER),
+    "offline-game": ("get", PLAYER),
+    "offline-event": ("post", PLAYER),
+    "offline-finish": ("post", PLAYER),
     "game-preview": ("post", PLAYER),
     "game-void": ("post", HOST),
     "game-tie": ("post", PLAYER),
@@ -133,6 +136,9 @@ def address(name: str, ids: dict) -> str:
             "game_id": ids["game_id"],
             "event_type": "head",
         },
+        "offline-game": {"session_id": ids["session_id"], "key": "k1"},
+        "offline-event": {"session_id": ids["session_id"], "key": "k1", "event_type": "head"},
+        "offline-finish": {"session_id": ids["session_id"], "key": "k1"},
         "transfer-paid": {"session_id": ids["transfer_session"], "transfer_id": ids["transfer_id"]},
         "scoresheet-open": {"group_id": ids["group_id"], "ruleset": "gong-zhu"},
         "scoresheet-hand": {
@@ -172,7 +178,10 @@ def test_an_outsider_finds_nothing_at_any_address_of_a_group(night, name):
     assert other(url).status_code in (404, 405)
 
 
-@pytest.mark.parametrize("name", sorted(n for n, (_, role) in GUARDED.items() if role != VIEWER))
+@pytest.mark.parametrize(
+    "name",
+    sorted(n for n, (method, role) in GUARDED.items() if role != VIEWER and method == "post"),
+)
 def test_a_viewer_can_look_but_not_write(night, name):
     viewer = Client()
     member(viewer, Game.objects.get(pk=night["game_id"]).session.group, VIEWER)
@@ -362,3 +371,9 @@ def test_a_phone_without_an_account_makes_only_so_many_groups_an_hour(db, settin
         assert phone.post("/groups/new", {"name": f"Group {n}"}).status_code == 302
     refused = phone.post("/groups/new", {"name": "One more"})
     assert refused.status_code == 422 and "wait an hour" in refused.content.decode()
+
+
+def test_a_viewer_is_not_offered_a_game_to_start_on_their_phone(night):
+    viewer = Client()
+    member(viewer, Game.objects.get(pk=night["game_id"]).session.group, VIEWER)
+    assert viewer.get(address("offline-game", night)).status_code == 403

@@ -1,0 +1,91 @@
+"""A game started on a phone without a connection, named by the key the phone made for its start
+until it has an id.
+
+Its pages are rendered for the key `_` and kept by the service worker, which shows them for any
+key (templates/app/sw.js); what is entered on them waits on the phone and is sent in order, the
+start first (static/js/app.js). Once the start has landed, each address leads to the game itself;
+an event or an end naming a start that was refused is refused too (409), naming why.
+"""
+
+from django.db.models import Max
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from scorekeeper.forms import EventForm, FinishForm
+from scorekeeper.http import HtmxHttpRequest
+from scorekeeper.models import Game, Session
+from scorekeeper.services import games
+from scorekeeper.views import games as game_views
+from scorekeeper.views import table as table_views
+from scorekeeper.views.access import PLAYER, session_for
+from scorekeeper.views.table import EVENT_CHOICES, table_now
+
+TEMPLATE_KEY = "_"  # the key the service worker keeps these pages under
+
+
+def _stand_in(session: Session) -> Game:
+    """The game being started, as the server sees it before the start lands: the seated players
+    in seat order, the next number. Never saved."""
+    seated = session.seats.filter(until_game__isnull=True).select_related("player")
+    number = (session.games.aggregate(latest=Max("number"))["latest"] or 0) + 1
+    players = [seat.player.name for seat in seated.order_by("position")]
+    return Game(session=session, number=number, document={"players": players})
+
+
+@require_GET
+def game(request: HtmxHttpRequest, session_id: int, key: str) -> HttpResponse:
+    """The game in play on this phone: its events and its end, to enter without a connection."""
+    session = session_for(request, session_id, PLAYER, scoresheet=False)
+    if games.started_with(session=session, key=key) is not None:
+        return redirect("table", session_id=session.pk)  # it has landed: the table shows it
+    context = {
+        "session": session,
+        "game": _stand_in(session),
+        "key": key,
+        "event_types": EVENT_CHOICES,
+    }
+    return render(request, "games/offline.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def event_add(request: HtmxHttpRequest, session_id: int, key: str, event_type: str) -> HttpResponse:
+    session = session_for(request, session_id, PLAYER, scoresheet=False)
+    landed = games.started_with(session=session, key=key)
+    if landed is not None:
+        return table_views.event_add(request, session_id, landed.pk, event_type)
+    if request.method == "POST":
+        return table_now(request, session, refused=games.never_started(key))
+    labels = dict(EVENT_CHOICES)
+    if event_type not in labels:
+        return redirect("offline-game", session_id=session.pk, key=key)
+    game = _stand_in(session)
+    context = {
+        "session": session,
+        "game": game,
+        "form": EventForm(players=game.document["players"], event_type=event_type),
+        "label": labels[event_type],
+        "back": reverse("offline-game", kwargs={"session_id": session.pk, "key": key}),
+    }
+    return render(request, "table/event.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def finish(request: HtmxHttpRequest, session_id: int, key: str) -> HttpResponse:
+    session = session_for(request, session_id, PLAYER, scoresheet=False)
+    landed = games.started_with(session=session, key=key)
+    if landed is not None:
+        return game_views.finish(request, session_id, landed.pk)
+    if request.method == "POST":
+        return table_now(request, session, refused=games.never_started(key))
+    game = _stand_in(session)
+    context = {
+        "session": session,
+        "game": game,
+        "form": FinishForm(players=game.document["players"]),
+        "preview": {"problem": None},
+        "action": request.path,
+        "preview_url": None,  # nothing to settle against before the start lands
+    }
+    return render(request, "games/finish.html", context)
