@@ -74,6 +74,8 @@ FIELDS: dict[str, list[str]] = {
     "settle": ["mode", "hub"],
     "transfer-paid": ["undo"],
     "game-finish": FINISH,
+    "offline-event": ["player", "close", "count", "reason"],
+    "offline-finish": FINISH,
     "game-preview": FINISH,
     "game-void": [],
     "game-tie": ["head_color", "order"],
@@ -109,6 +111,8 @@ VALID: dict[str, dict[str, Any]] = {
     "settle": {"mode": "fewest"},
     "transfer-paid": {},
     "game-finish": VALID_FINISH,
+    "offline-event": {"player": "Bee", "close": "Cat", "count": "1", "reason": "misdeal"},
+    "offline-finish": VALID_FINISH,
     "game-preview": VALID_FINISH,
     "game-void": {},
     "game-tie": {"order": "Bee,Cat"},
@@ -250,6 +254,9 @@ class Night:
             "settle": f"/s/{s}/settle",
             "transfer-paid": f"/s/{self.closed.pk}/transfers/{self.transfer.pk}/paid",
             "game-finish": f"/s/{s}/games/{game_id}/finish",
+            # A game started offline by a key: one that never landed (refused, 409)
+            "offline-event": f"/s/{s}/games/key/never-started/events/{event_type}",
+            "offline-finish": f"/s/{s}/games/key/never-started/finish",
             "game-preview": f"/s/{s}/games/{game_id}/preview",
             "game-void": f"/s/{s}/games/{game_id}/void",
             "game-tie": f"/s/{s}/games/{game_id}/tie",
@@ -374,7 +381,7 @@ def shown(form: dict[str, Any]) -> str:
 READS = {
     "home", "group", "audit", "player", "group-export", "table", "summary", "history",
     "session-export", "game", "manifest", "service-worker", "offline", "scoresheet-hand",
-    "scoresheet-history",
+    "scoresheet-history", "offline-game",
 }  # fmt: skip
 NOT_FUZZED = {
     "scoresheet-open", "scoresheet-hand-new", "scoresheet-preview", "scoresheet-hand-void",
