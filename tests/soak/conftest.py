@@ -856,12 +856,12 @@ def _answers_kept(
 EXPECTED = {
     "table": {200},
     "finish-page": {200, 302},
-    # 409: the page the phone wrote from was out of date (another phone started or saved the
-    # game first): refused, nothing booked (issue 19, item 1).
+    # 409: the page the phone wrote from was out of date (another phone started, saved, voided
+    # or corrected the game first): refused, nothing booked (issue 19, item 1).
     "start": {302, 409, 422},
     "event": {302, 409, 422},
     "finish": {302, 409, 422},
-    "void": {302},
+    "void": {302, 409},
     "csrf": {200},
 }
 
