@@ -260,6 +260,7 @@
     for (let queue = read(QUEUE); queue.length; queue = read(QUEUE)) {
       const entry = queue[0];
       const body = new URLSearchParams(entry.body);
+      body.delete("csrfmiddlewaretoken"); // the token as it is now goes in the header
       let response;
       try {
         response = await fetch(entry.url, {
