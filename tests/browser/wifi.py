@@ -2,8 +2,9 @@
 can cut while the phone still believes it is online (`navigator.onLine` stays true).
 
 `down()` drops every connection and closes each new one unanswered, as a dead access point
-does; `busy()` answers every request with 503, as a proxy whose app is away; `up()` forwards
-again. Nothing of the app is replaced: its pages, its service worker and its server are real.
+does; `busy()` answers every request with 503, as a proxy whose app is away (`busy(path)`: only
+the requests to that address); `up()` forwards again. Nothing of the app is replaced: its
+pages, its service worker and its server are real.
 """
 
 import contextlib
@@ -22,19 +23,25 @@ class Wifi:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
         self.mode: Mode = "up"
+        self.busy_path: bytes | None = None  # in "up", the one address answered 503
         self.requests_refused = 0  # requests answered 503 or cut
         self._open: set[socket.socket] = set()
         self._lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
 
     def up(self) -> None:
+        self.busy_path = None
         self._switch("up")
 
     def down(self) -> None:
         self._switch("down")
 
-    def busy(self) -> None:
-        self._switch("busy")
+    def busy(self, path: str | None = None) -> None:
+        if path is None:
+            self._switch("busy")
+        else:
+            self.busy_path = path.encode()
+            self._switch("up")
 
     def close(self) -> None:
         self.listener.close()
@@ -67,6 +74,11 @@ class Wifi:
             first = client.recv(65536)
             if not first or self.mode != "up":
                 raise OSError("nothing to pass on")
+            request_line = first.split(b"\r\n", 1)[0]
+            if self.busy_path is not None and self.busy_path in request_line:
+                self.requests_refused += 1
+                client.sendall(BUSY)
+                raise OSError("answered 503")
             upstream = socket.create_connection(self.target)
             upstream.sendall(first)
         except OSError:
