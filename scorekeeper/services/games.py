@@ -205,14 +205,9 @@ def never_started(key: str) -> ServiceError:
     return ServiceError("game-never-started", "the game {key} names was never started", key=key)
 
 
-def _refuse_unless_in_play(game: Game) -> None:
-    """Refuse a game read under the session's lock unless it is still in play."""
-    _refuse_unless(game, Game.Status.IN_PLAY)
-
-
 def _refuse_unless(game: Game, status: str) -> None:
-    """Refuse a write made for a game in `status` when, read under the lock, it has moved on:
-    voided, or recorded (finished, its tie settled) by another phone."""
+    """Refuse a write made for a game in `status` (read under the session's lock) when it has
+    moved on: voided, or recorded (finished, its tie settled) by another phone."""
     if game.status == status:
         return
     if game.status == Game.Status.VOIDED:
@@ -221,7 +216,7 @@ def _refuse_unless(game: Game, status: str) -> None:
     who = str(last.membership) if last and last.membership else ""
     raise ServiceError(
         "game-recorded",
-        f"game {{n}} was already recorded by {'{who}' if who else 'another phone'} at {{at}}",
+        "game {n} was already recorded by " + ("{who}" if who else "another phone") + " at {at}",
         field="game",
         n=game.number,
         who=who,  # empty: a phone without a membership (error_text says "another phone")
@@ -262,7 +257,7 @@ def _event_add(
 ) -> Event:
     game = lock_game(game)
     session = game.session
-    _refuse_unless_in_play(game)
+    _refuse_unless(game, Game.Status.IN_PLAY)
     events = [*_events(game), event]
     parsed = game_from_document({**game.document, "events": events})
     knock_dummy.settle_events(parsed)  # validates the events so far, with this one
@@ -303,7 +298,7 @@ def game_finish(
             done := once.replayed_game(idempotency_key, "game-finish", session_id=session.pk)
         ) is not None:
             return done
-        _refuse_unless_in_play(game)
+        _refuse_unless(game, Game.Status.IN_PLAY)
     game.document = _finished_document(game, outcome, last_drawer)
     game.finished_at = timezone.now()
     _settle(session, game)

@@ -158,8 +158,10 @@
     sessionStorage.removeItem(SENDING); // landed, or kept below: either way, no longer on its way
     if (!("caches" in window) || !(await caches.has(KEPT))) return;
     const kept = await caches.open(KEPT);
+    const requests = await kept.keys();
+    if (requests.length === 0) return;
     let next = null;
-    for (const request of await kept.keys()) {
+    for (const request of requests) {
       const marker = await (await kept.match(request)).json();
       if (sending && sending.key === marker.key) {
         queueUp(sending);
@@ -168,8 +170,8 @@
         queueUp({ ...marker, label: marker.url, entered: "", next: null, at: Date.now() });
       }
       await kept.delete(request);
-      later();
     }
+    later(); // what was adopted goes out with the queue's next try
     if (next) location.assign(next);
   }
 
