@@ -12,7 +12,8 @@ from django.utils.safestring import SafeString, mark_safe
 # Colour-blind-safe palette (Okabe-Ito), readable on light and dark backgrounds.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#777777", "#F0E442")
 WIDTH, HEIGHT = 360, 200
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 48, 8, 10, 22
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 60, 10, 12, 26
+FONT = 14  # viewBox units: about 14 px on a phone, where the chart fills the width
 
 
 @dataclass(frozen=True)
@@ -63,17 +64,22 @@ def line_chart(lines: Sequence[Series], *, labels: Sequence[str], title: str) ->
     ]
     for v in (high, 0, low) if low < 0 < high else (high, low):
         parts.append(
-            f'<text x="{PAD_LEFT - 4}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" '
+            f'<text x="{PAD_LEFT - 4}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="{FONT}" '
             f'fill="currentColor">{v:,}</text>'
         )
     if labels:
         for i in sorted({0, len(labels) - 1}):
             parts.append(
-                f'<text x="{x(i):.1f}" y="{HEIGHT - 6}" text-anchor="middle" font-size="11" '
+                f'<text x="{x(i):.1f}" y="{HEIGHT - 6}" text-anchor="middle" font-size="{FONT}" '
                 f'fill="currentColor">{escape(labels[i])}</text>'
             )
     for s in lines:
         if not s.points:
+            continue
+        if len(s.points) == 1:  # one night: a line needs two points, a dot shows the one
+            parts.append(
+                f'<circle cx="{x(0):.1f}" cy="{y(s.points[0]):.1f}" r="5" fill="{s.colour}"/>'
+            )
             continue
         path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s.points))
         parts.append(

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.forms import NAME, NUMBER
 from scorekeeper.names import cleaned
+from scorekeeper.numbers import AmountField, WholeNumberField
 from scorekeeper.rules.dummy_points import DECK_POINTS, PAGE_HOUSE, KnockKind, Penalty
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import CARD_POINTS, GLASS_ALONE, HEARTS, Card, Direction
@@ -123,14 +124,14 @@ class ScoresheetOpenForm(forms.Form):
         return Decimal(0)
 
 
-def _amount(label: Any, initial: int) -> forms.IntegerField:
-    return forms.IntegerField(
+def _amount(label: Any, initial: int) -> WholeNumberField:
+    return WholeNumberField(
         label=label, min_value=0, max_value=1000, initial=initial, widget=forms.TextInput(NUMBER)
     )
 
 
-def _target(label: Any) -> forms.IntegerField:
-    return forms.IntegerField(
+def _target(label: Any) -> WholeNumberField:
+    return WholeNumberField(
         label=label, min_value=1, max_value=100_000, initial=500, widget=forms.TextInput(NUMBER)
     )
 
@@ -199,7 +200,7 @@ class GongZhuOpenForm(ScoresheetOpenForm):
         initial=-100,
         widget=forms.RadioSelect,
     )
-    point_value = forms.DecimalField(
+    point_value = AmountField(
         label=_("Baht per point"),
         min_value=Decimal(0),
         max_digits=12,
@@ -370,7 +371,7 @@ class DummyHandForm(forms.Form):
         self.penalties = [kind for kind in Penalty if self.house[_house_key(kind)]]
         for i, player in enumerate(players):
             for what, words in COUNT_WORDS.items():
-                self.fields[f"{what}_{i}"] = forms.IntegerField(
+                self.fields[f"{what}_{i}"] = WholeNumberField(
                     label=player,
                     required=False,
                     min_value=-DECK_POINTS if what == "difference" else 0,

@@ -7,17 +7,25 @@ view needs: 403.
 
 import contextlib
 import ipaddress
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponse, HttpResponseForbidden
+from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Device, Game, Group, Membership, Player, Session, Transfer
 from scorekeeper.services import access
 
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
+NEEDS: dict[str, Callable[[], str]] = {  # why a member is refused, by the role it needs
+    PLAYER: lambda: _("Viewers only look: entering games and nights is for the group's players."),
+    HOST: lambda: _("Only a host of the group can do that."),
+}
 DEVICE_KEY = "device"
 
 
@@ -81,7 +89,7 @@ def _admit(request: HtmxHttpRequest, membership: Membership | None, role: str) -
     if membership is None:
         raise Http404("no such group")
     if not membership.can(role):
-        raise PermissionDenied("this needs another role")
+        raise PermissionDenied(NEEDS.get(role, NEEDS[HOST])())
     request.membership = membership
     return membership
 
@@ -153,3 +161,10 @@ def transfer_for(
     if scoresheet is not None and transfer.session.is_scoresheet != scoresheet:
         raise Http404("not this kind of game")
     return transfer
+
+
+def csrf_failure(request: HtmxHttpRequest, reason: str = "") -> HttpResponse:
+    """A form refused for its CSRF token, told in the visitor's language (CSRF_FAILURE_VIEW):
+    Django's reason is English for developers, so it only picks which sentence to show."""
+    context = {"no_cookie": reason == REASON_NO_CSRF_COOKIE}
+    return HttpResponseForbidden(render_to_string("403_csrf.html", context, request))

@@ -5,6 +5,7 @@ Django's own authentication; django-axes refuses logins after repeated failures.
 
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
@@ -28,6 +29,15 @@ def axes_username(request: HtmxHttpRequest, credentials: dict[str, Any] | None =
     """
     source = credentials if credentials is not None else request.POST
     return str(source.get("username", ""))[: User._meta.get_field("username").max_length]
+
+
+def locked_out(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    """django-axes' answer to a sign-in past the failure limit (AXES_LOCKOUT_CALLABLE): a page
+    in the visitor's language saying how long to wait."""
+    minutes = max(1, int(settings.AXES_COOLOFF_TIME.total_seconds() // 60))
+    return render(request, "accounts/locked_out.html", {"minutes": minutes}, status=429)
 
 
 def _unclaimed(request: HtmxHttpRequest) -> "list[Membership]":

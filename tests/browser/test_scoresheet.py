@@ -33,6 +33,7 @@ def open_sheet(
     """
     page.goto(base_url + "/")
     page.fill('input[name="name"]', group)
+    page.fill('input[name="host_name"]', "ต้น")
     page.locator('form[action="/groups/new"] button').click()
     expect(page.locator("h1")).to_have_text(group)
     page.locator(f'a[href$="/race/{ruleset}/new"]').click()

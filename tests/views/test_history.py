@@ -148,7 +148,7 @@ def test_a_players_record_counts_knocks_fools_dark_sleeps_and_head_to_head(en, t
     facts = dict(re.findall(r"<th>([^<]+)</th><td class=\"num\">([^<]+)</td>", body))
     assert facts["Fools discarded (ตีโง่)"] == "1"
     assert facts["Games"] == "2"
-    assert facts["Knocks: normal"] == "1"
+    assert facts["Knocks: normal knock"] == "1"  # the kind by its name, not its code
     dan = Player.objects.get(group=table.group, name="Dan")
     dan_facts = dict(
         re.findall(
@@ -159,7 +159,7 @@ def test_a_players_record_counts_knocks_fools_dark_sleeps_and_head_to_head(en, t
     assert dan_facts["Dark sleeps (ลบมืด)"] == "1"
     assert dan_facts["Spetos held (อมสเปโต)"] == "1"
     assert "against Bee" in body
-    assert '<td class="num">−1,000</td>' in body  # the chart's point, also as text
+    assert '<td class="num">−500 ฿</td>' in body  # the chart's point (−1,000 at ½ baht), as text
 
 
 def test_head_to_head_nets_are_what_passed_between_the_two(table):
@@ -168,8 +168,8 @@ def test_head_to_head_nets_are_what_passed_between_the_two(table):
     versus = dict(player_record(bee).head_to_head)
     # Game 1: Cat pays Bee level 400, knock 400, fool 800. The voided game nets to nothing.
     # The correction: Bee pays Cat level 200 and knock 200.
-    assert versus["Cat"] == 1600 - 400
-    assert sum(versus.values()) == player_record(bee).net
+    assert versus["Cat"] == table.baht(1600 - 400)  # in baht, at the night's half a baht
+    assert sum(versus.values()) == player_record(bee).baht
 
 
 def test_a_chart_escapes_names_and_scales_to_its_data():
@@ -204,3 +204,46 @@ def test_a_group_downloads_as_json_that_names_its_format(en, table):
     assert (data["format"], data["version"]) == ("scorekeeper-group", 2)
     assert len(data["lines"]) == table.lines.count()
     assert en.get(f"/g/{table.group.pk}/export.xml").status_code == 404
+
+
+def test_a_player_with_one_night_gets_a_dot_not_an_empty_chart():
+    from scorekeeper import charts  # noqa: PLC0415
+
+    drawn = charts.line_chart(charts.series({"Ann": [120]}), labels=["25/11"], title="Ann")
+    assert "<circle" in drawn and "<polyline" not in drawn
+    two = charts.line_chart(charts.series({"Ann": [120, -40]}), labels=["1", "2"], title="Ann")
+    assert "<polyline" in two and "<circle" not in two
+
+
+def test_totals_across_nights_are_baht_each_night_at_its_own_value_with_rival_and_nemesis(
+    en, table
+):
+    """Two nights: half a baht a point, then 2 baht a point. Adding points would say Ann is
+    even; in baht she is not."""
+    from decimal import Decimal  # noqa: PLC0415
+
+    from scorekeeper.services import games, sessions  # noqa: PLC0415
+
+    def one_game(session, knocker: str, points: dict[str, int]) -> None:
+        game = games.game_start(session=session)
+        outcome = {"knock": {"player": knocker, "kind": "normal"}, "points": points}
+        games.game_finish(game=game, outcome=outcome)
+
+    one_game(table, "Ann", {"Bee": 10, "Cat": 20, "Dan": 30})  # Ann wins at ½ baht
+    sessions.session_close(session=table)
+    dearer = sessions.session_open(
+        group=table.group, players=["Ann", "Bee", "Cat", "Dan"], stake_level="sian",
+        point_value=Decimal(2),
+    )  # fmt: skip
+    one_game(dearer, "Bee", {"Ann": 10, "Cat": 20, "Dan": 30})  # Ann loses at 2 baht
+    ann = Player.objects.get(group=table.group, name="Ann")
+    record = player_record(ann)
+    nights = [table, dearer]
+    standings = [s.standings.get(player=ann).net for s in nights]
+    want = sum((n.baht(net) for n, net in zip(nights, standings, strict=True)), Decimal(0))
+    assert record.baht == want != table.baht(sum(standings))  # not points added up
+    assert record.rival is not None and record.rival[1] > 0
+    assert record.nemesis == ("Bee", min(v for _, v in record.head_to_head))
+    assert [m.nights for m in record.months] == [2]  # both nights this month
+    body = en.get(f"/g/{table.group.pk}/players/{ann.pk}").content.decode()
+    assert "Nemesis: loses most to" in body and "Month by month" in body

@@ -10,11 +10,12 @@ def test_the_home_page_says_what_scorekeeper_is(en, db):
 
 
 def test_a_group_is_created_and_its_page_offers_a_session(en, db):
-    response = en.post("/groups/new", {"name": "  Saturday table "})
+    response = en.post("/groups/new", {"name": "  Saturday table ", "host_name": " Ann "})
     group = Group.objects.get()
     assert response.status_code == 302
     assert response.url == f"/g/{group.pk}/"
     assert group.name == "Saturday table"
+    assert str(group.owner) == "Ann"  # the others know the creator by name, not "host 1"
     page = en.get(response.url).content.decode()
     assert f"/g/{group.pk}/sessions/new" in page
 
@@ -23,6 +24,13 @@ def test_a_group_without_a_name_is_refused_and_nothing_is_created(en, db):
     response = en.post("/groups/new", {"name": ""})
     assert response.status_code == 422
     assert "This field is required" in response.content.decode()
+    assert Group.objects.count() == 0
+
+
+def test_the_creator_of_a_group_is_asked_their_name(en, db):
+    response = en.post("/groups/new", {"name": "Saturday table", "host_name": " \u200b "})
+    assert response.status_code == 422
+    assert "Give the name the others know you by." in response.content.decode()
     assert Group.objects.count() == 0
 
 

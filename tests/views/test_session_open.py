@@ -52,7 +52,7 @@ def test_custom_stakes_need_three_rates_in_order(en, group):
     assert "Give all three rates" in missing.content.decode()
     backwards = en.post(url, {**data, "less": "30", "medium": "20", "more": "10"})
     assert backwards.status_code == 422
-    assert "less ≤ medium ≤ more" in backwards.content.decode()
+    assert "lose less ≤ lose medium ≤ lose more" in backwards.content.decode()
     ok = en.post(url, {**data, "less": "10", "medium": "20", "more": "30"})
     assert ok.status_code == 302
     assert Session.objects.get().stake_more == 30
