@@ -1,6 +1,7 @@
 """Joining a group by link or short code, the host's members page, and the audit log."""
 
 import contextlib
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.core.exceptions import PermissionDenied
@@ -9,17 +10,33 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import InviteForm, JoinForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Invite, Membership
+from scorekeeper.qr import qr_svg
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access
 from scorekeeper.views.access import HOST, client_address, device_bind, group_for
 
 AUDIT_PAGE = 50  # entries on a page of the audit log
+
+
+@dataclass(frozen=True, slots=True)
+class OpenInvite:
+    """An invite still open, with its join link and that link's QR code for a phone to scan."""
+
+    invite: Invite
+    url: str
+    qr: SafeString
+
+
+def _open_invite(request: HtmxHttpRequest, invite: Invite) -> OpenInvite:
+    url = request.build_absolute_uri(reverse("join-link", args=[invite.token]))
+    return OpenInvite(invite, url, qr_svg(url))
 
 
 def _joined(request: HtmxHttpRequest, membership: Membership) -> HttpResponse:
@@ -77,16 +94,16 @@ def members(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
             life=timedelta(hours=form.cleaned_data["life"] or 24),
             single_use=form.cleaned_data["single_use"],
         )
+    made = _open_invite(request, invite) if invite else None
     context = {
         "group": group,
         "form": form,
         "invite": invite,
-        "invite_url": request.build_absolute_uri(reverse("join-link", args=[invite.token]))
-        if invite
-        else "",
+        "invite_url": made.url if made else "",
+        "invite_qr": made.qr if made else "",
         "members": group.memberships.filter(revoked_at__isnull=True).order_by("joined_at"),
         "invites": [
-            i
+            _open_invite(request, i)
             for i in group.invites.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
             .select_related("created_by")
             .order_by("-created_at")[:20]
