@@ -285,7 +285,7 @@ class Table:
 
     def __init__(self, port: int, name: str) -> None:
         self.phone = Client(port)
-        answer = self.phone.request("POST", "/groups/new", {"name": name})
+        answer = self.phone.request("POST", "/groups/new", {"name": name, "host_name": "เจ้าของ"})
         group = re.search(r"/g/(\d+)/", answer.headers.get("location", ""))
         assert group, (answer.status, answer.body[:500])
         seats = {f"seat_{i}": n for i, n in enumerate(NAMES, start=1)}
@@ -479,7 +479,7 @@ def statements_here() -> None:
         control = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK")
         return sum(not q["sql"].startswith(control) for q in queries.captured_queries)
 
-    answer = phone.post("/groups/new", {"name": "Statements"})
+    answer = phone.post("/groups/new", {"name": "Statements", "host_name": "เจ้าของ"})
     group = re.search(r"/g/(\d+)/", answer["Location"]).group(1)  # type: ignore[union-attr]
     seats = {f"seat_{i}": n for i, n in enumerate(NAMES, start=1)}
     data = {**seats, "first_dealer": "1", "stake_level": "sian", "point_value": "0.5"}

@@ -1,5 +1,6 @@
 """Forms of the table's screens: each turns what was tapped into a service's arguments."""
 
+import json
 from decimal import Decimal
 from typing import Any, cast
 
@@ -9,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.models import Session, Transfer
 from scorekeeper.names import cleaned
+from scorekeeper.numbers import AmountField, WholeNumberField
 from scorekeeper.rules.document import LARGEST
 from scorekeeper.rules.knock_dummy import KnockKind, Level
 
@@ -37,11 +39,25 @@ def _choices(form: forms.Form, name: str) -> forms.ChoiceField:
 
 
 NAME = {"list": "names", "autocomplete": "off", "autocapitalize": "words"}
-NUMBER = {"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off"}
+# No `pattern`: Thai digits and a minus are read on the server (numbers.py), which says what is
+# wrong in Thai; a phone's own check would refuse ๑๒๐ without a word.
+NUMBER = {"inputmode": "numeric", "autocomplete": "off"}
 
 
 class GroupForm(forms.Form):
     name = forms.CharField(label=_("Name of the group (ชื่อก๊วน)"), max_length=80)
+    # The creator is a member like any other: the others know them by this name, not "host 1".
+    host_name = forms.CharField(
+        label=_("Your name in this group"),
+        max_length=40,
+        widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
+    )
+
+    def clean_host_name(self) -> str:
+        name = cleaned(self.cleaned_data["host_name"])
+        if not name:
+            raise forms.ValidationError(_("Give the name the others know you by."))
+        return name
 
 
 class SessionOpenForm(forms.Form):
@@ -61,24 +77,34 @@ class SessionOpenForm(forms.Form):
         initial=Session.StakeLevel.SIAN,
         widget=forms.RadioSelect,
     )
-    less = forms.IntegerField(label=_("Lose less"), min_value=1, max_value=LARGEST, required=False)
-    medium = forms.IntegerField(
+    less = WholeNumberField(label=_("Lose less"), min_value=1, max_value=LARGEST, required=False)
+    medium = WholeNumberField(
         label=_("Lose medium"), min_value=1, max_value=LARGEST, required=False
     )
-    more = forms.IntegerField(label=_("Lose more"), min_value=1, max_value=LARGEST, required=False)
-    fine = forms.IntegerField(
+    more = WholeNumberField(label=_("Lose more"), min_value=1, max_value=LARGEST, required=False)
+    fine = WholeNumberField(
         label=_("Fine (ค่าปรับรอบวง)"),
         min_value=1,
         max_value=LARGEST,
         required=False,
         help_text=_("Leave empty to use the medium rate."),
     )
-    point_value = forms.DecimalField(
+    point_value = AmountField(
         label=_("Baht per point"),
         min_value=Decimal(0),
         max_digits=12,
         decimal_places=4,
         initial=Decimal(1),
+    )
+    pays = forms.ChoiceField(
+        label=_("When is the money handed over?"),
+        choices=[
+            ("end", _("At the end of the night: one settle-up")),
+            ("table", _("At the table, after every game and event (rules 80, 86-87)")),
+        ],
+        required=False,
+        initial="end",
+        widget=forms.RadioSelect,
     )
 
     def names(self) -> list[str]:
@@ -114,7 +140,7 @@ class StartForm(forms.Form):
         initial=True,
     )
     # The number of the game this phone saw as next: a start sent after another phone's is refused.
-    number = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    number = WholeNumberField(widget=forms.HiddenInput, required=False, min_value=1)
 
 
 class EventForm(forms.Form):
@@ -217,9 +243,25 @@ class FinishForm(forms.Form):
         label=_("Who drew the last card? (rule 11)"), required=False, widget=forms.RadioSelect
     )
 
+    # The players in the order the page listed them (seat order); its rows of points, levels and
+    # Spetos held are numbered in that order. A page made before its game's start landed (on a
+    # phone without a connection) lists them as they sat then: the numbers still name them.
+    listed = forms.CharField(widget=forms.HiddenInput, required=False)
+
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.players_changed = False
+        if self.is_bound and self.data.get("listed"):
+            try:
+                listed = json.loads(self.data["listed"])
+            except ValueError:
+                listed = None
+            if isinstance(listed, list) and sorted(map(str, listed)) == sorted(players):
+                players = listed
+            else:
+                self.players_changed = True
         self.players = players
+        self.initial["listed"] = json.dumps(players, ensure_ascii=False)
         choices: list[tuple[str, Any]] = [(p, p) for p in players]
         _choices(self, "knocker").choices = choices
         _choices(self, "fool").choices = [("", _("Nobody")), *choices]
@@ -228,8 +270,10 @@ class FinishForm(forms.Form):
         _choices(self, "color").choices = choices
         _choices(self, "last_drawer").choices = choices
         for i, player in enumerate(players):
-            self.fields[f"points_{i}"] = forms.IntegerField(
-                label=player, required=False, widget=forms.TextInput(attrs=NUMBER)
+            self.fields[f"points_{i}"] = WholeNumberField(
+                label=player,
+                required=False,
+                widget=forms.TextInput(attrs={**NUMBER, "enterkeyhint": "next"}),
             )
             self.fields[f"level_{i}"] = forms.ChoiceField(
                 label=player, choices=[("", "—"), *LEVEL_LABELS.items()], required=False
@@ -261,6 +305,26 @@ class FinishForm(forms.Form):
             initial[f"held_{i}"] = outcome.get("speto_held", {}).get(player, 0)
         return initial
 
+    MORE = ("kind", "fool", "dark", "color", "knocker_held", "knocker_picked", "face_down", "total")
+
+    @property
+    def more_open(self) -> bool:
+        """Whether the fields beyond an ordinary game's hold anything (or an error): shown open."""
+        plain = {"kind": KnockKind.NORMAL, "knocker_held": 0, "knocker_picked": 0}
+        for name in self.MORE:
+            value = self[name].value()
+            if self[name].errors or value not in (
+                None,
+                "",
+                [],
+                plain.get(name),
+                str(plain.get(name)),
+            ):
+                return True
+        return bool(self["by_levels"].value()) or any(
+            str(held.value() or 0) != "0" or held.errors for _, _, held in self.point_fields()
+        )
+
     def point_fields(self) -> list[tuple[forms.BoundField, forms.BoundField, forms.BoundField]]:
         return [
             (self[f"points_{i}"], self[f"level_{i}"], self[f"held_{i}"])
@@ -269,6 +333,14 @@ class FinishForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if self.players_changed:
+            raise forms.ValidationError(
+                _(
+                    "The players at the table changed since this page was opened: check the"
+                    " names and enter the points again."
+                ),
+                code="players-changed",
+            )
         if data.get("ending") == "knock" and not data.get("knocker"):
             self.add_error("knocker", _("Who knocked?"))
         if data.get("ending") == "stock-out" and not data.get("last_drawer"):
@@ -403,3 +475,28 @@ class InviteForm(forms.Form):
         required=False,  # a day, unless the host chooses
     )
     single_use = forms.BooleanField(label=_("For one phone only"), required=False)
+
+
+class MeForm(forms.Form):
+    """Which player a member is at the table ("this is me")."""
+
+    player = forms.ChoiceField(label=_("Which player are you?"))
+
+    def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choices(self, "player").choices = [(str(pk), name) for pk, name in players]
+
+
+class PromptPayForm(forms.Form):
+    """Where the member is paid: a PromptPay number, shown to the others masked or whole."""
+
+    promptpay = forms.CharField(
+        label=_("Your PromptPay: mobile number, national or tax id, or e-wallet id"),
+        max_length=32,
+        required=False,
+        widget=forms.TextInput(attrs={**NUMBER, "autocomplete": "tel"}),
+    )
+    promptpay_public = forms.BooleanField(
+        label=_("Show my mobile number to the group in full (an id is always masked)"),
+        required=False,
+    )

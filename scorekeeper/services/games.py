@@ -1,11 +1,12 @@
 """Games and their events: start, record events, finish, resolve a tie, void and correct."""
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scorekeeper.models import Event, Game, Membership, Player, Session
+from scorekeeper.models import Event, Game, LedgerLine, Membership, Player, Session
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.knock_dummy_document import FIELDS, game_from_document
@@ -45,6 +46,17 @@ def _players(game: Game) -> dict[str, int]:
 def _events(game: Game) -> list[dict[str, Any]]:
     """Return the game's events so far, in order."""
     return game.settle_document()["events"]
+
+
+def seat_order(game: Game) -> list[str]:
+    """The game's players as they sit, seat 1 first (after a swap by rule 17, the new seats):
+    the order every phone lists them in. A game from before the seats last changed keeps its
+    turn order, the dealer first."""
+    names = dict(zip(game.seating, game.document["players"], strict=True))
+    seated = [p.pk for p in Player.objects.seated_at(game.session_id)]
+    if sorted(seated) != sorted(names):
+        return list(game.document["players"])
+    return [names[pk] for pk in seated]
 
 
 def _last_standing(session: Session) -> Game | None:
@@ -258,10 +270,11 @@ def _event_add(
     game = lock_game(game)
     session = game.session
     _refuse_unless(game, Game.Status.IN_PLAY)
-    events = [*_events(game), event]
+    rows = list(game.events.all())  # removed ones too: a number is never used twice
+    events = [*(r.document for r in rows if r.removed_at is None), event]
     parsed = game_from_document({**game.document, "events": events})
     knock_dummy.settle_events(parsed)  # validates the events so far, with this one
-    row = Event.objects.create(game=game, number=len(events), document=event)
+    row = Event.objects.create(game=game, number=len(rows) + 1, document=event)
     new = parsed.events[-1]
     ledger.lines_write(
         session=session,
@@ -279,6 +292,163 @@ def _event_add(
         detail={"number": row.number, **event}, key=idempotency_key,
     )  # fmt: skip
     return row
+
+
+@transaction.atomic
+def event_remove(
+    *,
+    game: Game,
+    number: int,
+    actor: Membership | None = None,
+    idempotency_key: str | None = None,
+) -> Event:
+    """Take back an event entered by mistake: its lines reversed, the row kept (struck through),
+    the game still in play. A fine ended the game: taking it back puts the game in play again.
+
+    Refused once the game has a result (void and correct it then), or for an event already
+    taken back by another phone.
+    """
+    game = lock_game(game)
+    session = game.session
+    if (done := once.replayed(idempotency_key, "event-remove", session_id=session.pk)) is not None:
+        return Event.objects.get(game=done.game, number=done.detail["number"])
+    row = game.events.filter(number=number).first()
+    if row is None:
+        raise ServiceError("no-such-event", "game {n} has no event {event}", n=game.number,
+                           event=number)  # fmt: skip
+    if row.removed_at is not None:
+        raise ServiceError(
+            "event-removed-twice", "event {event} of game {n} was already taken back",
+            n=game.number, event=number,
+        )  # fmt: skip
+    fine = row.document.get("type") == knock_dummy.EventType.FINE.value
+    _refuse_unless(game, Game.Status.FINED if fine else Game.Status.IN_PLAY)
+    ledger.lines_reverse(session=session, lines=row.lines.filter(reverses__isnull=True))
+    row.removed_at = timezone.now()
+    row.save(update_fields=["removed_at"])
+    if fine:  # 83: the fine ended the game; without it, the game goes on
+        game.status = Game.Status.IN_PLAY
+        game.finished_at = None
+        game.save(update_fields=["status", "finished_at"])
+    audit(
+        actor=actor, action="event-remove", session=session, game=game,
+        detail={"number": row.number, **row.document}, key=idempotency_key,
+    )  # fmt: skip
+    return row
+
+
+@transaction.atomic
+def game_paid_at_table(
+    *,
+    game: Game,
+    event_number: int | None = None,
+    actor: Membership | None = None,
+    idempotency_key: str | None = None,
+) -> list[LedgerLine]:
+    """Note that a game's lines so far (or one event's) were handed over at the table, as rules
+    80 and 86-87 have it: their payments take them out of the settle-up, so nobody is asked
+    twice (issue 21, item 1). A void, an undo or an event taken back reverses them too."""
+    game = lock_game(game)
+    session = game.session
+    if once.replayed(idempotency_key, "paid-at-table", session_id=session.pk) is not None:
+        return []  # this very form again: done the first time
+    if not session.is_open:
+        raise ServiceError("session-closed", "this night is closed")
+    if game.status == Game.Status.VOIDED:
+        raise ServiceError("game-voided", "game {n} was voided", field="game", n=game.number)
+    standing = game.lines.filter(reverses__isnull=True, reversed_by__isnull=True)
+    if event_number is not None:
+        standing = standing.filter(event__number=event_number)
+    lines = list(standing)
+    handed = {line.event_id for line in lines if line.item == LedgerLine.PAYMENT}
+    owed = [
+        line for line in lines if line.item != LedgerLine.PAYMENT and line.event_id not in handed
+    ]
+    if not owed:
+        raise ServiceError(
+            "paid-at-table-twice", "game {n} has nothing left to pay at the table", n=game.number
+        )
+    new = ledger.table_payment_write(session=session, lines=owed, by=actor)
+    audit(
+        actor=actor, action="paid-at-table", session=session, game=game,
+        detail={"event": event_number, "lines": len(new)}, key=idempotency_key,
+    )  # fmt: skip
+    return new
+
+
+UNDO_SECONDS = 60  # how long the last save can be taken back with one tap (issue 20, item 3)
+
+
+def undo_until(game: Game) -> datetime | None:
+    """Until when the game's result may be taken back, or None if it has none to take back."""
+    if game.status not in (Game.Status.SETTLED, Game.Status.PENDING_TIE) or not game.finished_at:
+        return None
+    return game.finished_at + timedelta(seconds=UNDO_SECONDS)
+
+
+def saved_by(game: Game) -> Membership | None:
+    """Who saved the game's result (the finish, or the tie settled since)."""
+    saves = game.session.audit.filter(game=game, action__in=("game-finish", "tie-resolve"))
+    entry = saves.select_related("membership").first()  # newest first
+    return entry.membership if entry is not None else None
+
+
+def undone_outcome(game: Game) -> dict[str, Any] | None:
+    """The result last taken back from this game in play, if that is the game's latest write:
+    its end-of-game form starts from it."""
+    latest = game.session.audit.filter(game=game).first()
+    return latest.detail if latest is not None and latest.action == "game-undo" else None
+
+
+@transaction.atomic
+def game_undo(
+    *,
+    game: Game,
+    actor: Membership,
+    idempotency_key: str | None = None,
+) -> Game:
+    """Take back the result just saved, within a minute, by whoever saved it or a host: the
+    after-game lines reversed, the game in play again with its events, for the result to be
+    entered anew. Later than that, or once the next game has started, void and correct it."""
+    game = lock_game(game)
+    session = game.session
+    done = once.replayed_game(idempotency_key, "game-undo", session_id=session.pk)
+    if done is not None:
+        return done
+    until = undo_until(game)
+    if until is None:
+        raise ServiceError(
+            "game-changed", "game {n} has changed since this page was opened: it is now {state}",
+            n=game.number, state=game.status,
+        )  # fmt: skip
+    if timezone.now() > until:
+        raise ServiceError(
+            "undo-too-late", "game {n} was saved more than a minute ago: void and correct it",
+            n=game.number,
+        )  # fmt: skip
+    if session.games.filter(number__gt=game.number).exists():
+        raise ServiceError(
+            "undo-not-last", "game {n} is no longer the last game: void and correct it",
+            n=game.number,
+        )  # fmt: skip
+    saver = saved_by(game)
+    if not actor.may_host and (saver is None or saver.pk != actor.pk):
+        raise ServiceError(
+            "undo-not-yours", "only whoever saved game {n}, or a host, can take it back",
+            n=game.number,
+        )  # fmt: skip
+    after = game.lines.filter(event__isnull=True, reverses__isnull=True, reversed_by__isnull=True)
+    ledger.lines_reverse(session=session, lines=after)
+    outcome = game.outcome
+    game.document = {k: v for k, v in game.document.items() if k not in OUTCOME_FIELDS}
+    game.status, game.tie = Game.Status.IN_PLAY, None
+    game.finished_at, game.last_drawer = None, None
+    game.save(update_fields=["document", "status", "tie", "finished_at", "last_drawer"])
+    audit(
+        actor=actor, action="game-undo", session=session, game=game, detail=outcome,
+        key=idempotency_key,
+    )  # fmt: skip
+    return game
 
 
 @transaction.atomic
@@ -394,9 +564,12 @@ def game_void(
             "game-changed", "game {n} has changed since this page was opened: it is now {state}",
             n=game.number, state=game.status,
         )  # fmt: skip
-    ledger.lines_reverse(session=session, lines=game.lines.filter(reverses__isnull=True))
-    game.status = Game.Status.VOIDED
+    # Dated before its reversals: the ledger audit tells them from earlier ones (an event taken
+    # back, a result undone), which it already reversed.
     game.voided_at = timezone.now()
+    standing = game.lines.filter(reverses__isnull=True, reversed_by__isnull=True)
+    ledger.lines_reverse(session=session, lines=standing)
+    game.status = Game.Status.VOIDED
     game.save(update_fields=["status", "voided_at"])
     audit(actor=actor, action="game-void", session=session, game=game, key=idempotency_key)
     return game
@@ -486,6 +659,7 @@ def _correct(
               for line in knock_dummy.event_lines(parsed, e)),
             *((None, line) for line in after),
         ],
+        at_table=session.pays_at_table,
     )  # fmt: skip
     audit_many(
         actor=actor,

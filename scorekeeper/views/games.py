@@ -5,7 +5,9 @@ from typing import Any
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import FinishForm, TieForm
@@ -62,15 +64,20 @@ def _finish_page(
     return render(request, template, context, status=status)
 
 
+@never_cache  # back after a save must ask again (and be shown the saved game), not a copy
 @require_http_methods(["GET", "POST"])
 def finish(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """The end-of-game screen; saving writes the after-game lines (or leaves a tie pending)."""
     game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
     if request.method == "GET" and game.status != Game.Status.IN_PLAY:
         return redirect("game", session_id=session_id, game_id=game.pk)
-    form = FinishForm(request.POST or None, players=game.document["players"])
     if request.method == "GET":
-        return _finish_page(request, game, form)
+        players = games.seat_order(game)
+        undone = games.undone_outcome(game)  # a save just taken back: start from it
+        initial = FinishForm.initial_from(undone, players) if undone is not None else None
+        return _finish_page(request, game, FinishForm(players=players, initial=initial))
+    # Its rows are numbered as the page listed them (FinishForm.listed): no need to ask again.
+    form = FinishForm(request.POST, players=game.document["players"])
     if form.is_valid():
         drawer = _player_named(game, form.cleaned_data["last_drawer"] or "")
         try:
@@ -90,6 +97,41 @@ def finish(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespo
                 return table_now(request, game.session)
             return redirect("table", session_id=session_id)
     return _finish_page(request, game, form, status=422)
+
+
+@require_POST
+def undo(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+    """Take back the result just saved (a minute, by its saver or a host): the game is in play
+    again, its end-of-game form filled in with what was saved."""
+    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
+    try:
+        games.game_undo(
+            game=game, actor=request.membership, idempotency_key=request.POST.get("idempotency_key")
+        )
+    except RuleError as e:  # too late, not theirs, or the table has moved on
+        return table_now(request, game.session, refused=e)
+    url = reverse("game-finish", args=[session_id, game.pk])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@require_POST
+def paid_at_table(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+    """Note that the game's lines so far (or one event's, `event`) were handed over at the table:
+    they leave the settle-up (issue 21, item 1)."""
+    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
+    number = request.POST.get("event")
+    try:
+        games.game_paid_at_table(
+            game=game,
+            event_number=int(number) if number and number.isdigit() else None,
+            actor=request.membership,
+            idempotency_key=request.POST.get("idempotency_key"),
+        )
+    except RuleError as e:  # paid already on another phone, voided, or the night closed
+        return table_now(request, game.session, refused=e)
+    if request.POST.get("back") == "game":  # sent from the game's page: back to it
+        return redirect("game", session_id=session_id, game_id=game.pk)
+    return redirect("table", session_id=session_id)
 
 
 @require_POST
@@ -180,8 +222,8 @@ def correct(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResp
         voided.status != Game.Status.VOIDED or hasattr(voided, "replaced_by")
     ):
         return redirect("game", session_id=session_id, game_id=voided.pk)
-    events = list(voided.events.all())
-    players = voided.document["players"]
+    events = [e for e in voided.events.all() if e.removed_at is None]  # taken back: gone
+    players = games.seat_order(voided) if request.method == "GET" else voided.document["players"]
     initial = FinishForm.initial_from(voided.outcome, players)  # start from what was entered
     form = FinishForm(request.POST or None, players=players, initial=initial)
     kept = request.POST.getlist("keep") if request.method == "POST" else [str(e.pk) for e in events]

@@ -1,17 +1,17 @@
 """The table: scoreboard, the game in play, the games of the night, seats and the settle-up."""
 
-import contextlib
 import math
 from collections import defaultdict
 from dataclasses import dataclass
-from decimal import Decimal
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Count, OuterRef, Q, Subquery, Window
+from django.db.models import Count, Q, Subquery, Window
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -21,11 +21,12 @@ from scorekeeper import charts, stats
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import EventForm, SeatForm, SettleForm, StartForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Event, Game, LedgerLine, Player, Seat, Session
+from scorekeeper.models import Event, Game, LedgerLine, Membership, Player, Session
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, sessions
-from scorekeeper.views import live, scoresheet
+from scorekeeper.views import live, pay, scoresheet
 from scorekeeper.views.access import HOST, PLAYER, VIEWER, game_for, session_for, transfer_for
+from scorekeeper.views.board import Row, scoreboard
 from scorekeeper.views.paging import page_asked
 
 EVENT_CHOICES = [
@@ -38,30 +39,9 @@ EVENT_CHOICES = [
 ]
 
 
-@dataclass(frozen=True)
-class Row:
-    """One player on the scoreboard."""
-
-    player: Player
-    seat: int | None
-    net: int
-    baht: Decimal
-    balance: int
-
-
 SHOWN_GAMES = 20  # the table shows the latest games; the history page has them all
 HISTORY_PAGE = 50  # games a history page lists: a night of thousands reads in pages
 CHART_POINTS = 120  # the running balance draws as well with 120 points as with 10,000
-
-
-def _scoreboard(session: Session) -> list[Row]:
-    """Each player's standing and current seat, in one query."""
-    seat = Seat.objects.filter(
-        session=session, player=OuterRef("player"), until_game__isnull=True
-    ).values("position")[:1]
-    standings = session.standings.select_related("player").annotate(seat=Subquery(seat))
-    rows = [Row(s.player, s.seat, s.net, session.baht(s.net), s.balance) for s in standings]
-    return sorted(rows, key=lambda r: (r.seat is None, r.seat, r.player.name))
 
 
 def _shown_games(session: Session) -> list[Game]:
@@ -93,8 +73,72 @@ def _next_number(shown: list[Game]) -> int:
     return max((g.number for g in shown), default=0) + 1
 
 
-def table_context(session: Session) -> dict[str, Any]:
-    board = _scoreboard(session)
+@dataclass
+class PlayedEvent:
+    """An event of the game in play, with the lines it paid at once, and whether they were
+    handed over at the table already."""
+
+    number: int
+    label: str
+    player: str
+    lines: list[LedgerLine]
+    paid_at_table: bool = False
+
+
+def _played_events(game: Game) -> list[PlayedEvent]:
+    """The events of the game in play that stand (not taken back), each with its lines: one
+    query, through the lines (every event pays something at once, rule 80)."""
+    lines = (
+        LedgerLine.objects.filter(
+            game=game, event__isnull=False, event__removed_at__isnull=True, reverses__isnull=True
+        )
+        .select_related("event", "payer", "payee")
+        .order_by("event__number", "id")
+    )
+    labels = dict(EVENT_CHOICES)
+    played: dict[int, PlayedEvent] = {}
+    for line in lines:
+        event = line.event
+        assert event is not None  # filtered above
+        if event.number not in played:
+            document = event.document
+            played[event.number] = PlayedEvent(
+                event.number, str(labels.get(document["type"], document["type"])),
+                document.get("player", ""), [],
+            )  # fmt: skip
+        if line.item == LedgerLine.PAYMENT:  # handed over at the table
+            played[event.number].paid_at_table = True
+        else:
+            played[event.number].lines.append(line)
+    return list(played.values())
+
+
+@dataclass(frozen=True)
+class Undo:
+    """The result just saved, which this visitor may take back until `until` (rule of thumb:
+    a minute; services.games.UNDO_SECONDS)."""
+
+    game: Game
+    until: datetime
+
+
+def _undo(session: Session, shown: list[Game], membership: Membership | None) -> Undo | None:
+    """The last game, if its result was saved under a minute ago by this visitor or they host."""
+    last = shown[0] if shown else None
+    if last is None or membership is None or not membership.may_play:
+        return None
+    until = games.undo_until(last)
+    if until is None or until < timezone.now():
+        return None
+    if not membership.may_host:
+        saver = games.saved_by(last)
+        if saver is None or saver.pk != membership.pk:
+            return None
+    return Undo(last, until)
+
+
+def table_context(session: Session, membership: Membership | None = None) -> dict[str, Any]:
+    board = scoreboard(session)
     players = [row.player for row in board]
     shown = _shown_games(session)
     in_play = next((g for g in shown if g.status == Game.Status.IN_PLAY), None)
@@ -102,20 +146,19 @@ def table_context(session: Session) -> dict[str, Any]:
     next_dealer = None
     if session.is_open and in_play is None:
         next_dealer = _next_dealer(session, shown, board)
-    event_lines = []
-    if in_play is not None:
-        event_lines = list(
-            LedgerLine.objects.filter(game=in_play, event__isnull=False)
-            .select_related("payer", "payee")
-            .order_by("id")
-        )
     nets = LedgerLine.objects.game_nets(session, games=[g.pk for g in shown])
     return {
         "session": session,
         "board": board,
         "in_play": in_play,
-        "event_lines": event_lines,
+        "play_events": _played_events(in_play) if in_play is not None else [],
+        "undo": _undo(session, shown, membership) if session.is_open else None,
         "pending": pending,
+        "settle_now": (
+            scoresheet.settle_now(session, {row.player.name: row.balance for row in board})
+            if session.is_open
+            else []
+        ),
         "next_dealer": next_dealer,
         "games": [
             {"game": g, "nets": [nets.get(g.pk, {}).get(p.pk, 0) for p in players]} for g in shown
@@ -138,7 +181,7 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         session,
         template="table/session.html",
         part="live",
-        context=lambda: table_context(session),
+        context=lambda: table_context(session, request.membership),
     )
 
 
@@ -158,8 +201,7 @@ def table_now(
     that is out of date: nothing was booked."""
     if refused is not None:
         messages.warning(request, error_text(refused))
-    context = {**table_context(session), "membership": request.membership}
-    context["version"] = live.version(session)
+    context = {**table_context(session, request.membership), **live.page_version(request, session)}
     response = render(request, "table/session.html", context, status=409 if refused else 200)
     return push_url(response, reverse("table", kwargs={"session_id": session.pk}))
 
@@ -190,7 +232,11 @@ def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         else:
             return _back_to_table(request, session)
     # Only a refusal shows the table again: read it after the attempt, as it now stands.
-    context = {**table_context(session), "membership": request.membership, "start_form": form}
+    context = {
+        **table_context(session, request.membership),
+        **live.page_version(request, session),
+        "start_form": form,
+    }
     return render(request, "table/session.html", context, status=422)
 
 
@@ -207,7 +253,8 @@ def event_add(
     labels = dict(EVENT_CHOICES)
     if event_type not in labels or (request.method == "GET" and game.status != Game.Status.IN_PLAY):
         return _back_to_table(request, session)
-    form = EventForm(request.POST or None, players=game.document["players"], event_type=event_type)
+    players = games.seat_order(game) if request.method == "GET" else game.document["players"]
+    form = EventForm(request.POST or None, players=players, event_type=event_type)
     if request.method == "POST" and form.is_valid():
         try:
             games.event_add(
@@ -230,6 +277,24 @@ def event_add(
         "back": reverse("table", kwargs={"session_id": session.pk}),
     }
     return render(request, "table/event.html", context, status=422 if form.errors else 200)
+
+
+@require_POST
+def event_remove(
+    request: HtmxHttpRequest, session_id: int, game_id: int, number: int
+) -> HttpResponse:
+    """Take back an event entered by mistake: its lines reversed, the game still in play."""
+    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
+    try:
+        games.event_remove(
+            game=game,
+            number=number,
+            actor=request.membership,
+            idempotency_key=request.POST.get("idempotency_key"),
+        )
+    except RuleError as e:  # taken back by another phone, or the game has a result since
+        return table_now(request, game.session, refused=e)
+    return _back_to_table(request, game.session)
 
 
 @require_http_methods(["GET", "POST"])
@@ -264,7 +329,7 @@ def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Close the session and show who pays whom; mark each transfer paid as it is made."""
     closing = request.method == "POST"  # closing the night is the host's
     session = session_for(request, session_id, HOST if closing else VIEWER, scoresheet=False)
-    board = _scoreboard(session)
+    board = scoreboard(session)
     form = SettleForm(request.POST or None, players=[row.player.name for row in board])
     if closing and session.is_open and form.is_valid():
         hub = None
@@ -281,55 +346,36 @@ def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     return render(
         request,
         "table/settle.html",
-        {**_settle_context(session, board), "form": form},
+        {**_settle_context(session, request.membership, board), "form": form},
         status=422 if form.errors else 200,
     )
 
 
-def _settle_context(session: Session, board: list[Row] | None = None) -> dict[str, Any]:
-    board = _scoreboard(session) if board is None else board
-    rows = scoresheet.transfer_rows(session)  # one reader of transfers for both kinds of night
+def _settle_context(
+    session: Session, viewer: Membership | None, board: list[Row] | None = None
+) -> dict[str, Any]:
+    board = scoreboard(session) if board is None else board
+    # One reader of transfers for both kinds of night, each with how to pay it by PromptPay.
+    rows = pay.with_pay(scoresheet.transfer_rows(session), viewer)
     return {
         "session": session,
         "board": board,
         "transfers": rows,
-        "share": _share_text(session, board, rows),
+        "summary_url": reverse("summary", kwargs={"session_id": session.pk}),  # shared there
     }
-
-
-def _share_text(session: Session, board: list[Row], rows: list[dict[str, Any]]) -> str:
-    """The settle-up as plain text to paste into a LINE chat."""
-    lines = [f"Scorekeeper · {session.group.name} · {session.started_at:%d/%m/%Y}"]
-    for row in board:
-        lines.append(f"{row.player.name}: {row.net:+,} ({row.baht:+,.2f} ฿)")
-    if rows:
-        lines.append(_("Who pays whom:"))
-    for paid in rows:
-        t = paid["transfer"]
-        tick = " ✓" if paid["paid"] else ""
-        lines.append(f"{t.payer.name} → {t.payee.name}: {paid['baht']:,.2f} ฿ ({t.amount:,}){tick}")
-    return "\n".join(lines)
 
 
 @require_POST
 def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -> HttpResponse:
     transfer = transfer_for(request, session_id, transfer_id, PLAYER, scoresheet=False)
-    # A refusal means the transfer is already as asked (a double tap): show the page as it is.
-    with contextlib.suppress(RuleError):
-        if request.POST.get("undo"):
-            sessions.payment_undo(transfer=transfer, actor=request.membership)
-        else:
-            sessions.payment_record(transfer=transfer, actor=request.membership)
+    pay.transfer_step(request, transfer)
     if request.htmx:
-        return render(request, "table/settle.html#transfers", _settle_context(transfer.session))
+        return render(
+            request,
+            "table/settle.html#transfers",
+            _settle_context(transfer.session, request.membership),
+        )
     return redirect("settle", session_id=session_id)
-
-
-@require_GET
-def summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    """A clean page of the night's result, for a screenshot."""
-    session = session_for(request, session_id, scoresheet=False)
-    return render(request, "table/summary.html", _settle_context(session))
 
 
 @require_GET
@@ -354,7 +400,7 @@ def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     for event in Event.objects.filter(game__in=on_page).order_by("game_id", "number"):
         events[event.game_id].append(event)
     pages = math.ceil(shown[0].in_all / HISTORY_PAGE) if shown else 1
-    context = _settle_context(session)
+    context = _settle_context(session, request.membership)
     players = sorted((row.player for row in context["board"]), key=lambda p: p.name)
     labels, running = charts.thinned(*stats.session_running(session, players), most=CHART_POINTS)
     legend = charts.series(running)

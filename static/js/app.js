@@ -51,12 +51,41 @@
 
   function show() {
     if (offline) offline.hidden = navigator.onLine;
-    const waiting = read(QUEUE).length;
-    if (queued) {
-      queued.hidden = waiting === 0;
-      queued.textContent = fill(queued.dataset.template, waiting);
-    }
+    showQueued();
     showRefused();
+  }
+
+  const clock = (at) =>
+    new Date(at).toLocaleTimeString(document.documentElement.lang, {
+      hour: "2-digit",
+      minute: "2-digit",
+      hour12: false,
+    });
+
+  // The entries waiting to be sent, each listed: what it is, what was entered, and when, oldest
+  // (the next to go) first (issue 20, item 4).
+  function showQueued() {
+    if (!queued) return;
+    const waiting = read(QUEUE);
+    queued.hidden = waiting.length === 0;
+    const heading = queued.querySelector("h2");
+    heading.textContent = fill(heading.dataset.template, waiting.length);
+    queued.querySelector("ol").replaceChildren(
+      ...waiting.map((entry) => {
+        const item = document.createElement("li");
+        const what = document.createElement("strong");
+        what.textContent = entry.label;
+        const when = document.createElement("span");
+        when.textContent = ` · ${clock(entry.at)}`;
+        item.append(what, when);
+        if (entry.entered) {
+          const typed = document.createElement("p");
+          typed.textContent = entry.entered;
+          item.append(typed);
+        }
+        return item;
+      }),
+    );
   }
 
   // The entries the server refused: what each was, what was entered, and why.
@@ -93,7 +122,8 @@
     for (const field of form.elements) {
       if (!field.name || field.type === "hidden" || field.disabled || field === submitter) continue;
       if (field.type === "radio" || field.type === "checkbox") {
-        if (field.checked) parts.push(named(field));
+        // A choice as the form first offered it tells nothing: only what was chosen.
+        if (field.checked && !field.defaultChecked) parts.push(named(field));
       } else if (field.tagName === "SELECT") {
         const option = field.selectedOptions[0];
         if (option && option.value && option.value !== "0") {
@@ -318,6 +348,129 @@
     }
   }
 
+  // The table follows every phone (issue 20, item 1): htmx polls each [data-live] region every
+  // 2 s and swaps it whole. A poll is skipped while the page is hidden, and while a form in the
+  // region has a field in focus or a value changed, so that nothing being entered is wiped;
+  // shown again or back online, the region asks at once.
+  function changed(field) {
+    if (field.type === "radio" || field.type === "checkbox") {
+      return field.checked !== field.defaultChecked;
+    }
+    if (field.tagName === "SELECT") {
+      return [...field.options].some((option) => option.selected !== option.defaultSelected);
+    }
+    if (field.type === "hidden" || field.tagName === "BUTTON") return false;
+    return "defaultValue" in field && field.value !== field.defaultValue;
+  }
+  function editing(region) {
+    const focused = document.activeElement;
+    if (focused && region.contains(focused) && focused.matches("input, select, textarea")) {
+      return true;
+    }
+    return [...region.querySelectorAll("form")].some((form) => [...form.elements].some(changed));
+  }
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const region = event.detail.elt;
+    if (!region.matches("[data-live]") || event.detail.requestConfig.verb !== "get") return;
+    if (document.hidden || editing(region)) event.preventDefault();
+  });
+  function refresh() {
+    if (document.hidden || !window.htmx) return;
+    for (const region of document.querySelectorAll("[data-live]")) {
+      window.htmx.trigger(region, "refresh");
+    }
+  }
+  // The end of a game (issue 20, item 2). A phone's number pad may have no minus: ± turns the
+  // points negative and back. The knocker has no points: their row steps aside, and the first
+  // loser's points take the focus, so an ordinary game is a tap on the knocker, the points, Save.
+  document.addEventListener("click", (event) => {
+    const sign = event.target.closest("button.sign");
+    if (!sign) return;
+    const input = document.getElementById(sign.dataset.signFor);
+    if (!input) return;
+    const value = input.value.trim();
+    input.value = /^[-−]/.test(value) ? value.replace(/^[-−]\s*/, "") : `-${value}`;
+    input.dispatchEvent(new Event("input", { bubbles: true })); // the preview follows
+    input.focus();
+  });
+  function markKnocker(form, focus) {
+    const knocker = form.querySelector('input[name="knocker"]:checked');
+    for (const row of form.querySelectorAll(".entry tr[data-player]")) {
+      const is = knocker !== null && row.dataset.player === knocker.value;
+      row.classList.toggle("knocker", is);
+      const input = row.querySelector('input[name^="points_"]');
+      if (input) input.disabled = is;
+    }
+    if (!focus) return;
+    const next = [...form.querySelectorAll('.entry input[name^="points_"]')].find(
+      (input) => !input.disabled && input.value === "",
+    );
+    if (next) next.focus();
+  }
+  document.addEventListener("change", (event) => {
+    if (event.target.matches('input[name="knocker"]')) markKnocker(event.target.form, true);
+  });
+  for (const form of document.querySelectorAll("form")) {
+    if (form.querySelector('input[name="knocker"]')) markKnocker(form, false);
+  }
+
+  // Sharing the night (issue 21, item 6): the phone's share sheet with the night's card where
+  // it takes files, else its share sheet with the text, else LINE's share link. The card is
+  // fetched when the page loads: a share with files must start inside the tap.
+  const shareButton = document.querySelector("button[data-share]");
+  if (shareButton) {
+    let card = null;
+    fetch(shareButton.dataset.card, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.blob() : null))
+      .then((blob) => {
+        if (blob) card = new File([blob], "scorekeeper.png", { type: "image/png" });
+      })
+      .catch(() => {});
+    shareButton.addEventListener("click", async () => {
+      const { title, text, url, line } = shareButton.dataset;
+      const shared = { title, text, url };
+      const withCard = card ? { ...shared, files: [card] } : null;
+      try {
+        if (withCard && navigator.canShare && navigator.canShare(withCard)) {
+          await navigator.share(withCard);
+          return;
+        }
+        if (navigator.share) {
+          await navigator.share(shared);
+          return;
+        }
+      } catch (error) {
+        if (error.name === "AbortError") return; // the sheet was closed: nothing to do
+      }
+      location.assign(line);
+    });
+  }
+  document.addEventListener("click", async (event) => {
+    const copy = event.target.closest("button[data-copy]");
+    if (!copy) return;
+    try {
+      await navigator.clipboard.writeText(copy.dataset.copy);
+      copy.textContent = copy.dataset.copied;
+    } catch {
+      window.prompt("", copy.dataset.copy); // no clipboard here: the text to copy by hand
+    }
+  });
+
+  // The undo of a save lasts a minute (services/games.py): its button goes when the minute does.
+  function expire() {
+    for (const offer of document.querySelectorAll("[data-until]")) {
+      if (Date.now() / 1000 > Number(offer.dataset.until)) offer.hidden = true;
+    }
+  }
+  setInterval(expire, 1000);
+  document.addEventListener("htmx:afterSettle", () => {
+    for (const form of document.querySelectorAll("form")) {
+      if (form.querySelector('input[name="knocker"]')) markKnocker(form, false); // a refused save
+    }
+    expire();
+    warm(); // a start panel a poll brought in: its pages kept for a game started offline
+  });
+
   if (refusedList) {
     refusedList.querySelector("button").addEventListener("click", () => {
       localStorage.removeItem(REFUSED);
@@ -328,10 +481,13 @@
     retry = 0;
     show();
     send();
+    refresh();
   });
   window.addEventListener("offline", show);
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") send();
+    if (document.visibilityState !== "visible") return;
+    send();
+    refresh();
   });
   show();
   adopt().then(send);

@@ -16,6 +16,33 @@ from scorekeeper.rules.knock_dummy_document import game_from_document
 
 SIAN = {"rules": "knock-dummy-2025", "level": "sian", "fine": 200}  # 100/200/300, fine = M
 HALF_BAHT = Decimal("0.5")
+FINGER = 44  # px: the smallest target a thumb hits reliably (WCAG 2.5.5, Apple's HIG)
+
+# Everything that does not fit, as sentences: a page wider than the screen, small targets.
+FIT_PROBLEMS = """(finger) => {
+    const problems = [];
+    const width = document.documentElement.scrollWidth;
+    if (width > window.innerWidth) {
+        problems.push(`scrolls sideways: ${width} px wide on a ${window.innerWidth} px screen`);
+    }
+    const shown = (el) => el.checkVisibility({ visibilityProperty: true });
+    const name = (el) => `${el.tagName.toLowerCase()}${el.className ? "." + el.className : ""}`
+        + ` "${el.textContent.replace(/\\s+/g, " ").trim().slice(0, 50)}"`;
+    const targets = [...document.querySelectorAll("button, a.button, input[type=submit]")];
+    for (const input of document.querySelectorAll("input[type=radio], input[type=checkbox]")) {
+        if (!shown(input)) continue;
+        if (input.labels.length === 0) {
+            problems.push(`input[name=${input.name}][value=${input.value}] has no label`);
+        }
+        targets.push(...input.labels);
+    }
+    for (const el of new Set(targets)) {
+        if (!shown(el)) continue;
+        const height = el.getBoundingClientRect().height;
+        if (height < finger) problems.push(`${name(el)} is ${height.toFixed(1)} px tall`);
+    }
+    return problems;
+}"""
 
 
 def signed(points: int) -> str:
@@ -28,9 +55,9 @@ def signed(points: int) -> str:
 
 
 def signed_baht(points: int, rate: Decimal = HALF_BAHT) -> str:
-    """Write points as baht the way the scoreboard does: +600.00 / −50.00 / 0.00."""
+    """Write points as baht the way the scoreboard does: +600 / −12.50 / 0 (satang only if any)."""
     value = (Decimal(points) * rate).quantize(Decimal("0.01"))
-    text = f"{abs(value):,.2f}"
+    text = f"{abs(value):,.0f}" if value == value.to_integral_value() else f"{abs(value):,.2f}"
     return f"+{text}" if value > 0 else f"−{text}" if value < 0 else text
 
 
@@ -80,6 +107,7 @@ def open_session(
     if shoot:
         shoot("home")
     page.fill('input[name="name"]', group)
+    page.fill('input[name="host_name"]', "ต้น")
     page.locator('form[action="/groups/new"] button').click()
     expect(page.locator("h1")).to_have_text(group)
     if shoot:
@@ -137,6 +165,13 @@ def _row(page: Page, player: str) -> Locator:
     return page.locator("table.entry tbody tr").filter(has=header)
 
 
+def more(page: Page) -> None:
+    """Open the end-of-game form's fields beyond an ordinary game, if they are closed."""
+    details = page.locator("details.more")
+    if not details.evaluate("d => d.open"):
+        details.locator("summary").click()
+
+
 def fill_result(
     page: Page, outcome: Mapping[str, Any], players: list[str], last_drawer: str | None = None
 ) -> None:
@@ -144,7 +179,24 @@ def fill_result(
     knock = outcome.get("knock")
     page.check(f'input[name="ending"][value="{"knock" if knock else "stock-out"}"]')
     if knock:
-        page.check(f'input[name="knocker"][value="{knock["player"]}"]')
+        page.check(f'input[name="knocker"][value="{knock["player"]}"]', force=True)
+    extras = {
+        "knocker_held": outcome.get("knocker_speto", {}).get("held"),
+        "knocker_picked": outcome.get("knocker_speto", {}).get("picked"),
+        "face_down": outcome.get("face_down"),
+        "total": outcome.get("total"),
+    }
+    unusual = (
+        (knock and knock["kind"] != "normal")
+        or outcome.get("fool")
+        or "collected" in outcome
+        or outcome.get("color")
+        or outcome.get("speto_held")
+        or any(v is not None for v in extras.values())
+    )
+    if unusual:
+        more(page)
+    if knock and knock["kind"] != "normal":
         page.check(f'input[name="kind"][value="{knock["kind"]}"]')
     if outcome.get("fool"):
         page.check(f'input[name="fool"][value="{outcome["fool"]}"]')
@@ -155,20 +207,12 @@ def fill_result(
     for name in outcome.get("color", ()):
         page.check(f'input[name="color"][value="{name}"]')
     for name, count in outcome.get("speto_held", {}).items():
-        _row(page, name).locator('select[name^="held_"]').select_option(str(count))
-    extras = {
-        "knocker_held": outcome.get("knocker_speto", {}).get("held"),
-        "knocker_picked": outcome.get("knocker_speto", {}).get("picked"),
-        "face_down": outcome.get("face_down"),
-        "total": outcome.get("total"),
-    }
-    if any(v is not None for v in extras.values()):
-        details = page.locator("details.more")
-        if not details.evaluate("d => d.open"):
-            details.locator("summary").click()
-        for field, value in extras.items():
-            if value is not None:
-                page.check(f'input[name="{field}"][value="{value}"]')
+        page.locator(".held .field").filter(has=page.get_by_text(name, exact=True)).locator(
+            "select"
+        ).select_option(str(count))
+    for field, value in extras.items():
+        if value is not None:
+            page.check(f'input[name="{field}"][value="{value}"]')
     if last_drawer is not None:
         page.check(f'input[name="last_drawer"][value="{last_drawer}"]')
     for name, points in outcome.get("points", {}).items():
@@ -229,7 +273,7 @@ def games_rows(page: Page) -> list[tuple[str, str, list[str]]]:
 
 
 TRANSFER = re.compile(
-    r"^(?P<payer>.+?) → (?P<payee>.+?) (?P<baht>[\d,]+\.\d\d) ฿ \((?P<points>[\d,]+)\)$"
+    r"^(?P<payer>.+?) → (?P<payee>.+?) (?P<baht>[\d,]+(?:\.\d\d)?) ฿ \((?P<points>[\d,]+)\)$"
 )
 
 

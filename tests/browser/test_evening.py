@@ -104,7 +104,7 @@ class Evening:
         """Fill the end-of-game form; wait for its preview to agree with the engine."""
         nets = engine_nets(self.order, outcome, self.events)
         open_finish(self.page)
-        assert radio_values(self.page, "knocker") == self.order  # turn order from the dealer
+        assert radio_values(self.page, "knocker") == self.seats  # seat order, whoever deals
         fill_result(self.page, outcome, self.order, last_drawer)
         expect_preview(self.page, nets)
         return nets
@@ -178,14 +178,14 @@ def test_an_evening_of_ten_games_settles_as_the_engine_says(
     fool_says, fool_formula = handover(page, PITI)
     assert "+2,000" in fool_says and "86.2" in fool_says
     assert fool_formula.startswith("5 × ")
-    assert fool_formula.endswith("= 5 × 400 + 400 − 400 = 2000")  # 5 × fool + lv(F) − hold
+    assert fool_formula.endswith("= 5 × 400 + 400 − 400 = 2,000")  # 5 × fool + lv(F) − hold
     holder_says, holder_formula = handover(page, SOMCHAI)
     assert "+2,400" in holder_says and "87.4" in holder_says
-    assert holder_formula.endswith("= 1200 + 3 × 400 = 2400")  # lv(H) + 3 × hold
+    assert holder_formula.endswith("= 1,200 + 3 × 400 = 2,400")  # lv(H) + 3 × hold
     screenshot("finish-form-preview")
     t.save(nets)
     t.open_game(2, "settled")
-    assert handover(page, PITI)[1].endswith("= 5 × 400 + 400 − 400 = 2000")
+    assert handover(page, PITI)[1].endswith("= 5 × 400 + 400 − 400 = 2,000")
     screenshot("game-page")
     t.back_to_table()
 
@@ -353,14 +353,14 @@ def test_an_evening_of_ten_games_settles_as_the_engine_says(
     page.reload()
     assert [p[:4] for p in transfers(page)] == [p[:4] for p in plan]
     assert all(paid for *_, paid in transfers(page))
-    share = page.locator("#share").input_value().splitlines()
+    screenshot("settle-up-paid")
+    page.locator('main a[href$="/summary"]').first.click()
+    share = (page.locator("button[data-share]").get_attribute("data-text") or "").splitlines()
     paid_lines = [line for line in share if "→" in line]
     assert len(paid_lines) == len(plan)
     assert all(line.endswith("✓") for line in paid_lines)
     for name, net in final.items():
-        assert any(line.startswith(f"{name}: {net:+,} (") for line in share)
-    screenshot("settle-up-paid")
-    page.locator('main a[href$="/summary"]').click()
+        assert f"{name}: {signed_baht(net)} ฿" in share
     summary = page.locator(".summary ul.transfers > li").all_inner_texts()
     assert len(summary) == len(plan)
     assert all(item.rstrip().endswith("✓") for item in summary)

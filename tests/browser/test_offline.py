@@ -124,6 +124,10 @@ def test_a_whole_game_entered_offline_lands_once_and_in_order(browser, live_serv
         page.locator(".sticky-actions button.primary").click()
         page.wait_for_url(live_server.url + table)
         expect(page.locator("#queued")).to_contain_text("3")
+        waiting = page.locator("#queued li")  # each listed, the next to go first (issue 20, item 4)
+        expect(waiting).to_have_count(3)
+        expect(waiting.nth(1)).to_contain_text(SEATS[1])  # the head: who picked it up
+        expect(waiting.nth(2)).to_contain_text("30")  # the end: the points typed
         screenshot("offline-three-waiting", page)
         assert not Game.objects.exists()  # nothing reached the server
 

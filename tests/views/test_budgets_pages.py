@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.db import connection, transaction
@@ -19,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.models import AuditEntry, Game, Membership, Player, Session, Standing
 from scorekeeper.services import access, scoresheet, sessions
-from scorekeeper.views.live import version
+from scorekeeper.views.live import signed_version, version
 from tests.views.conftest import HTMX
 from tests.views.test_budgets import PAGE_BUDGET, add_settled_games
 from tests.views.test_budgets_record import BUDGET as PAYMENT_BUDGET
@@ -37,6 +38,12 @@ DUMMY_HAND = {  # Ann knocks; Bee's fool discard turns the deal, so the deal's d
 }
 FAR = 10**9  # a target nobody reaches, however long the match
 CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT", "BEGIN", "COMMIT")
+
+
+def unchanged_poll(session: Session) -> str:
+    """The poll a sheet page makes, with the version it was given."""
+    path = f"/s/{session.pk}/"
+    return f"{path}?v={quote(signed_version(path, session.pk, version(session.pk)))}"
 
 
 def _copy(model: type[Model], source: str, where: str, params: list[Any], **columns: str) -> None:
@@ -213,9 +220,7 @@ PAGES: dict[str, Callable[[Club], Visit]] = {
     "sheet, past the last page": lambda c: Visit(f"/s/{c.dummy.pk}/?page=99999"),
     "sheet, a page not a number": lambda c: Visit(f"/s/{c.dummy.pk}/?page=x"),
     "sheet poll, changed": lambda c: Visit(f"/s/{c.dummy.pk}/?v=0", headers=SHEET),
-    "sheet poll, unchanged": lambda c: Visit(
-        f"/s/{c.dummy.pk}/?v={version(c.dummy)}", 204, headers=SHEET
-    ),
+    "sheet poll, unchanged": lambda c: Visit(unchanged_poll(c.dummy), 204, headers=SHEET),
     "hand form, Gong Zhu": lambda c: Visit(f"/s/{c.gong_zhu.pk}/hands/new"),
     "hand form, classic Dummy": lambda c: Visit(f"/s/{c.dummy.pk}/hands/new"),
     "hand preview swap": lambda c: Visit(

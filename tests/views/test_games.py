@@ -43,7 +43,7 @@ def test_the_preview_shows_the_rule_book_formula_for_a_fool(en, in_play):
     data = finish_data(knocker="Bee", kind="dark", fool="Cat", dark=["Dan"], held_3="1")
     data.update(points_0="35", points_2="10", points_3="-80")
     body = en.post(url(in_play, "preview"), data, HTTP_HX_TARGET="preview", **HTMX).content.decode()
-    assert "5 × fool + level − hold = 5 × 400 + 400 − 400 = 2000" in body
+    assert "5 × fool + level − hold = 5 × 400 + 400 − 400 = 2,000" in body
     assert "86.2" in body and "87.4" in body
 
 

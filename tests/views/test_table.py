@@ -101,8 +101,10 @@ def test_settling_up_closes_the_session_and_lists_the_transfers(en, in_play):
     session.refresh_from_db()
     assert not session.is_open
     body = en.get(f"/s/{session.pk}/settle").content.decode()
-    assert "Bee → Ann <strong>250.00 ฿</strong>" in body  # 500 points at half a baht
-    assert "Bee → Ann: 250.00 ฿ (500)" in body  # the LINE text
+    assert "Bee → Ann <strong>250 ฿</strong>" in body  # 500 points at half a baht: whole baht
+    assert f'href="/s/{session.pk}/summary"' in body  # shared from the summary
+    summary = en.get(f"/s/{session.pk}/summary").content.decode()
+    assert "Bee → Ann: 250 ฿" in summary  # the text the share sheet and LINE get
 
 
 def test_hub_settle_up_needs_the_one_person(en, table):
@@ -126,7 +128,7 @@ def test_marking_a_transfer_paid_swaps_only_the_transfer_list(en, in_play):
     swap = en.post(url, {}, **HTMX).content.decode()
     assert "<html" not in swap
     assert swap.lstrip().startswith('<section id="transfers"')
-    assert "Paid · undo" in swap
+    assert "Paid · tapped by" in swap and "Not paid after all" in swap
     again = en.post(url, {})  # a double tap on a slow network records once
     assert again.status_code == 302
     assert transfer.lines.count() == 1

@@ -1,0 +1,29 @@
+"""The scoreboard of a Knock Dummy night: each standing and seat, as every page shows it."""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import OuterRef, Subquery
+
+from scorekeeper.models import Player, Seat, Session
+
+
+@dataclass(frozen=True)
+class Row:
+    """One player on the scoreboard."""
+
+    player: Player
+    seat: int | None
+    net: int
+    baht: Decimal
+    balance: int
+
+
+def scoreboard(session: Session) -> list[Row]:
+    """Each player's standing and current seat, in one query."""
+    seat = Seat.objects.filter(
+        session=session, player=OuterRef("player"), until_game__isnull=True
+    ).values("position")[:1]
+    standings = session.standings.select_related("player").annotate(seat=Subquery(seat))
+    rows = [Row(s.player, s.seat, s.net, session.baht(s.net), s.balance) for s in standings]
+    return sorted(rows, key=lambda r: (r.seat is None, r.seat, r.player.name))

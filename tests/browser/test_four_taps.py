@@ -1,0 +1,76 @@
+"""An ordinary Knock Dummy game in four taps and the points, on a 390 x 844 phone, without
+scrolling (issue 20, item 2): start, end of game, the knocker, Save."""
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from scorekeeper.models import Game
+from tests.browser import support
+
+pytestmark = pytest.mark.browser
+SEATS = ["สมชาย", "สมศรี", "มานี", "ปิติ"]
+
+
+def in_view(page: Page, target: Locator) -> None:
+    """The target is on the screen as it is, without a scroll."""
+    box = target.bounding_box()
+    assert box is not None
+    viewport = page.viewport_size
+    assert viewport is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
+    assert page.evaluate("() => window.scrollY") == 0
+
+
+def test_an_ordinary_game_takes_four_taps_and_the_points_without_a_scroll(
+    page, live_server, screenshot
+):
+    support.open_session(page, live_server.url, group="วงสี่แตะ", seats=SEATS)
+    taps = 0
+
+    def tap(target: Locator) -> None:
+        nonlocal taps
+        in_view(page, target)
+        target.click()
+        taps += 1
+
+    tap(page.locator("form.start button.primary"))
+    end = page.locator('#live a[href$="/finish"]')
+    expect(end).to_be_visible()
+    tap(end)
+    game = Game.objects.get(status=Game.Status.IN_PLAY)
+    knocker, *losers = SEATS  # seat order, as the form lists them
+    screenshot("four-taps-end-of-game", page)
+    tap(page.locator(f'.knocker-pick input[value="{knocker}"]'))
+    points = {
+        name: page.locator(f'tr[data-player="{name}"] input[name^="points_"]') for name in SEATS
+    }
+    expect(points[losers[0]]).to_be_focused()  # the first loser's points, without a tap
+    expect(points[knocker]).to_be_disabled()
+    for name, typed in zip(losers, ["๑๐", "20", "30"], strict=True):
+        in_view(page, points[name])
+        points[name].press_sequentially(typed)  # a phone's keyboard: a field after another
+    page.locator(f'tr[data-player="{losers[1]}"] button.sign').click()  # no minus on the pad
+    expect(points[losers[1]]).to_have_value("-20")
+    save = page.locator(".sticky-actions button.primary")
+    support.expect_preview(
+        page,
+        support.engine_nets(
+            game.document["players"],
+            {
+                "knock": {"player": knocker, "kind": "normal"},
+                "points": {losers[0]: 10, losers[1]: -20, losers[2]: 30},
+            },
+        ),  # fmt: skip
+    )
+    page.evaluate("() => window.scrollTo(0, 0)")  # the preview below may have moved the page
+    tap(save)
+    page.wait_for_url(f"**/s/{game.session_id}/")
+    game.refresh_from_db()
+    assert game.status == Game.Status.SETTLED
+    assert game.document["points"] == {losers[0]: 10, losers[1]: -20, losers[2]: 30}
+    assert taps == 4  # the sign was a fifth, for a negative hand only
+
+    page.go_back()  # back, after the save: the saved game, not an empty form to fill again
+    page.wait_for_url(f"**/s/{game.session_id}/games/{game.pk}/")
+    expect(page.locator('input[name^="points_"]')).to_have_count(0)
+    expect(page.locator("main")).to_contain_text(losers[2])

@@ -1,0 +1,105 @@
+"""Two phones at one table (issue 20, item 1): whatever one saves, the other shows within about
+two seconds without a reload, the start-next-game panel included; what a phone is filling in is
+never wiped by the refresh; a hidden page does not poll, and asks at once when shown again."""
+
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorekeeper.models import Game, Membership, Session
+from scorekeeper.services import access
+from tests.browser import support
+from tests.browser.conftest import open_page
+
+pytestmark = pytest.mark.browser
+SEATS = ["สมชาย", "สมศรี", "มานี", "ปิติ"]
+FOLLOWS_MS = 3_000  # a poll every 2 s, and the answer's way back
+
+
+def join(page: Page, base_url: str, session: Session, name: str) -> None:
+    """The second phone joins by the host's invite link, then opens the table."""
+    host = Membership.objects.get(group=session.group, role=Membership.Role.HOST)
+    invite = access.invite_create(group=session.group, role=Membership.Role.PLAYER, by=host)
+    page.goto(f"{base_url}/join/{invite.token}")
+    page.fill('input[name="name"]', name)
+    page.locator("main form button.primary").click()
+    page.goto(f"{base_url}/s/{session.pk}/")
+
+
+def polls(page: Page) -> list[str]:
+    """Every poll the page sends from now on."""
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "?v=" in r.url else None)
+    return sent
+
+
+def hide(page: Page, hidden: bool) -> None:
+    """Put the page in the background (or bring it back), as switching apps on a phone does."""
+    page.evaluate(
+        """hidden => {
+            Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
+            Object.defineProperty(document, "visibilityState",
+                {value: hidden ? "hidden" : "visible", configurable: true});
+            document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        hidden,
+    )
+
+
+def test_a_second_phone_follows_every_save_and_keeps_what_it_is_filling_in(browser, live_server):
+    with open_page(browser, "live-host") as host, open_page(browser, "live-guest") as guest:
+        path = support.open_session(host, live_server.url, group="วงสองเครื่อง", seats=SEATS)
+        session = Session.objects.get(pk=int(path.strip("/").split("/")[1]))
+        join(guest, live_server.url, session, "มานี")
+        expect(guest.locator("form.start")).to_be_visible()
+
+        support.start_game(host)  # the guest's start panel goes, the game in play comes
+        expect(guest.locator("#play-title")).to_be_visible(timeout=FOLLOWS_MS)
+        expect(guest.locator("form.start")).to_have_count(0)
+
+        game = Game.objects.get(status=Game.Status.IN_PLAY)
+        players = game.document["players"]
+        support.open_finish(host)
+        outcome = {
+            "knock": {"player": players[2], "kind": "normal"},
+            "points": {players[0]: 10, players[1]: 20, players[3]: 30},
+        }
+        support.fill_result(host, outcome, players)
+        support.save_result(host)
+        start = guest.locator("form.start")
+        expect(start).to_be_visible(timeout=FOLLOWS_MS)  # the panel, and who deals: the knocker
+        expect(start.locator("button.primary")).to_contain_text(players[2])
+        expect(guest.locator(f'tr[data-player="{players[2]}"] [data-net]')).to_have_attribute(
+            "data-net", str(support.engine_nets(players, outcome)[players[2]])
+        )
+
+        # The guest is changing the start form: the host's start must not wipe it.
+        swap = start.locator('input[name="fool_swap"]')
+        swap.uncheck()
+        support.start_game(host)
+        time.sleep(FOLLOWS_MS / 1000 + 1)
+        expect(swap).not_to_be_checked()  # still there, as the guest left it
+        swap.check()  # back as it was, and nothing in focus: the next poll brings the table
+        guest.locator("h1").click()
+        expect(guest.locator("#play-title")).to_be_visible(timeout=FOLLOWS_MS)
+
+
+def test_a_hidden_page_does_not_poll_and_asks_at_once_when_shown(browser, live_server):
+    with open_page(browser, "hidden-host") as host, open_page(browser, "hidden-guest") as guest:
+        path = support.open_session(host, live_server.url, group="วงพักจอ", seats=SEATS)
+        session = Session.objects.get(pk=int(path.strip("/").split("/")[1]))
+        join(guest, live_server.url, session, "ปิติ")
+        sent = polls(guest)
+        guest.wait_for_timeout(2500)
+        assert sent, "the table page polls while it is shown"
+        hide(guest, True)
+        sent.clear()
+        support.start_game(host)
+        guest.wait_for_timeout(4500)
+        assert sent == []  # two polls' worth of time, hidden: nothing sent
+        expect(guest.locator("#play-title")).to_have_count(0)
+        hide(guest, False)
+        expect(guest.locator("#play-title")).to_be_visible(
+            timeout=1_000
+        )  # at once, not at the next tick
