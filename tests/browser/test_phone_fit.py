@@ -7,6 +7,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import Shoot, open_page
 from tests.browser.support import (
+    FINGER,
+    FIT_PROBLEMS,
     board,
     engine_nets,
     event_nets,
@@ -24,35 +26,8 @@ from tests.browser.support import (
 pytestmark = pytest.mark.browser
 
 SMALL_PHONE = {"width": 360, "height": 780}
-FINGER = 44  # px: the smallest target a thumb hits reliably (WCAG 2.5.5, Apple's HIG)
 PLAYERS = ["นก", "หนู", "แมว", "ปลาทอง"]
 NOK, NOO, MAEW, PLATHONG = PLAYERS
-
-# Everything that does not fit, as sentences: a page wider than the screen, small targets.
-FIT_PROBLEMS = """(finger) => {
-    const problems = [];
-    const width = document.documentElement.scrollWidth;
-    if (width > window.innerWidth) {
-        problems.push(`scrolls sideways: ${width} px wide on a ${window.innerWidth} px screen`);
-    }
-    const shown = (el) => el.checkVisibility({ visibilityProperty: true });
-    const name = (el) => `${el.tagName.toLowerCase()}${el.className ? "." + el.className : ""}`
-        + ` "${el.textContent.replace(/\\s+/g, " ").trim().slice(0, 50)}"`;
-    const targets = [...document.querySelectorAll("button, a.button, input[type=submit]")];
-    for (const input of document.querySelectorAll("input[type=radio], input[type=checkbox]")) {
-        if (!shown(input)) continue;
-        if (input.labels.length === 0) {
-            problems.push(`input[name=${input.name}][value=${input.value}] has no label`);
-        }
-        targets.push(...input.labels);
-    }
-    for (const el of new Set(targets)) {
-        if (!shown(el)) continue;
-        const height = el.getBoundingClientRect().height;
-        if (height < finger) problems.push(`${name(el)} is ${height.toFixed(1)} px tall`);
-    }
-    return problems;
-}"""
 
 
 def fit_problems(page: Page, screen: str, shoot: Shoot) -> list[str]:
@@ -117,9 +92,9 @@ def test_the_table_the_finish_form_and_the_settle_up_fit_a_360px_phone(
             PLAYERS,
         )
         expect(page.locator("#preview [data-preview-net]")).to_have_count(4)
-        problems += fit_problems(page, "finish", screenshot)
+        problems += fit_problems(page, "finish-more", screenshot)  # fill_result opened "more"
         page.locator("details.more summary").click()
-        problems += fit_problems(page, "finish-more", screenshot)
+        problems += fit_problems(page, "finish", screenshot)
         save_result(page)
 
         page.locator('nav.actions a[href$="/settle"]').click()

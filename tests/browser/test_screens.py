@@ -1,0 +1,218 @@
+"""Every screen looked at (issue 20, item 8): a 390 × 844 phone in Thai, light and dark.
+
+Each screen is saved as test-artifacts/screens/390-<scheme>-<screen>.png and checked: it fits
+the phone (no sideways scroll, targets a thumb hits), no text is cut off, numbers line up, and
+axe-core finds nothing against WCAG 2.1 A and AA. Every problem is collected; the test fails at
+the end naming them all. The night is begun through the screens, the rest made with the services
+(the live server shares the test's database) to keep the run short.
+"""
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from scorekeeper.models import Game, Group, Membership, Session
+from scorekeeper.services import access, games, scoresheet
+from tests.browser import support
+from tests.browser.conftest import Shoot, open_page
+from tests.scoresheet_nights import score_sheets as make_sheets
+
+pytestmark = pytest.mark.browser
+
+SEATS = ["นก", "หนู", "แมว", "ปลาทอง"]
+NOK, NOO, MAEW, PLATHONG = SEATS
+EVENTS = ["head", "speto", "dummy-discard", "full-discard", "show-speto", "fine"]
+WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+AXE = Axe()
+
+# What else looks wrong, as sentences. A link standing alone in its block (a list item, a cell, a
+# paragraph of its own) is the only way somewhere: a target like a button. Text wider than its
+# box is cut off unless the box ellipsizes on purpose. A number column is right-aligned in
+# figures of one width, so that the digits of a column line up.
+LOOK_PROBLEMS = """(finger) => {
+    const problems = [];
+    const shown = (el) => el.checkVisibility({ visibilityProperty: true });
+    const text = (el) => el.textContent.replace(/\\s+/g, " ").trim();
+    const name = (el) => `${el.tagName.toLowerCase()}${el.className ? "." + el.className : ""}`
+        + ` "${text(el).slice(0, 50)}"`;
+    for (const link of document.querySelectorAll("a:not(.button)")) {
+        if (!shown(link) || link.closest(".sr")) continue;
+        const block = link.parentElement;
+        if (!block || text(block) !== text(link)) continue;
+        const height = link.getBoundingClientRect().height;
+        if (height < finger) problems.push(`link ${name(link)} is ${height.toFixed(1)} px tall`);
+    }
+    const boxes = "button, .button, th, td, .choice, .tag, label, summary, legend, h1, h2, h3";
+    for (const el of document.querySelectorAll(boxes)) {
+        if (!shown(el) || el.closest(".sr")) continue;
+        const style = getComputedStyle(el);
+        if (style.display === "inline" || style.textOverflow === "ellipsis") continue;
+        if (el.scrollWidth > el.clientWidth + 1) {
+            problems.push(`${name(el)} is cut off: ${el.scrollWidth} px of text`
+                + ` in ${el.clientWidth} px`);
+        }
+    }
+    for (const el of document.querySelectorAll("td.num, th.num")) {
+        if (!shown(el)) continue;
+        const style = getComputedStyle(el);
+        if (style.textAlign !== "right") problems.push(`${name(el)} is aligned ${style.textAlign}`);
+        if (!style.fontVariantNumeric.includes("tabular-nums")) {
+            problems.push(`${name(el)} has no tabular figures`);
+        }
+    }
+    return problems;
+}"""
+
+
+@dataclass
+class Look:
+    """Shoot and check each screen of one colour scheme, keeping every problem found."""
+
+    page: Page
+    scheme: str
+    shoot: Shoot
+    problems: list[str] = field(default_factory=list)
+    screens: list[str] = field(default_factory=list)
+
+    def __call__(self, screen: str) -> None:
+        name = f"390-{self.scheme}-{screen}"
+        self.page.wait_for_load_state()
+        self.page.evaluate("window.scrollTo(0, 0)")  # sticky bars where they belong in the shot
+        self.shoot(name, on=self.page)
+        found = self.page.evaluate(support.FIT_PROBLEMS, support.FINGER)
+        found += self.page.evaluate(LOOK_PROBLEMS, support.FINGER)
+        options = {"runOnly": {"type": "tag", "values": WCAG_21_AA}, "resultTypes": ["violations"]}
+        for rule in AXE.run(self.page, options=options).response["violations"]:
+            targets = ", ".join(" ".join(node["target"]) for node in rule["nodes"])
+            found.append(f"axe {rule['id']} ({rule['impact']}): {targets}")
+        self.problems += [f"{name}: {problem}" for problem in found]
+        self.screens.append(screen)
+
+    def visit(self, path: str, screen: str) -> None:
+        self.page.goto(self.base + path)
+        self(screen)
+
+    @property
+    def base(self) -> str:
+        return re.match(r"https?://[^/]+", self.page.url)[0]  # type: ignore[index]
+
+
+def knock(knocker: str, kind: str, **points: int) -> dict[str, Any]:
+    return {"knock": {"player": knocker, "kind": kind}, "points": points}
+
+
+def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Session, Membership]:
+    """Open a night on the screens, play a game on them, then fill the night with the services."""
+    page = look.page
+    table = support.open_session(page, base_url, group=group_name, seats=SEATS, shoot=look)
+    session = Session.objects.get(pk=int(table.strip("/").split("/")[1]))
+    host = Membership.objects.get(group=session.group, role=Membership.Role.HOST)
+    look("table")
+
+    support.start_game(page)
+    in_play = Game.objects.get(session=session, status=Game.Status.IN_PLAY)
+    for event in EVENTS:
+        look.visit(f"{table}games/{in_play.pk}/events/{event}", f"event-{event}")
+    page.goto(base_url + table)
+    support.record_event(page, {"type": "head", "player": MAEW, "close": [NOO]})
+    support.record_event(page, {"type": "dummy-discard", "player": NOK})
+    look("table-play")
+
+    support.open_finish(page)
+    look("finish")
+    page.check('input[name="ending"][value="knock"]')
+    page.check(f'input[name="knocker"][value="{NOK}"]', force=True)
+    page.locator(f'tr[data-player="{MAEW}"] input[name^=points_]').fill("99999999999")
+    page.locator(".sticky-actions button.primary").click()
+    expect(page.locator("p.error").first).to_be_visible()
+    look("finish-errors")
+    outcome = {**knock(NOK, "dark", **{MAEW: 12, PLATHONG: 3}), "fool": NOO}
+    support.fill_result(page, outcome, SEATS)
+    support.more(page)
+    expect(page.locator("#preview [data-preview-net]")).to_have_count(len(SEATS))
+    look("finish-more")
+    support.save_result(page)
+    expect(page.locator("form.undo")).to_be_visible()
+    look("table-saved")
+    formulas = Game.objects.get(session=session, number=1)
+
+    settled = games.game_start(session=session, actor=host)
+    games.game_finish(game=settled, outcome=knock(MAEW, "normal", นก=10, หนู=20, ปลาทอง=3))
+    voided = games.game_start(session=session, actor=host)
+    games.game_finish(game=voided, outcome=knock(PLATHONG, "dark-color", นก=5, หนู=2, แมว=3))
+    games.game_void(game=voided, actor=host)
+    tie = games.game_start(session=session, actor=host)
+    games.game_finish(game=tie, outcome=knock(NOK, "normal", **{NOO: 10, MAEW: 10, PLATHONG: 25}))
+    look.visit(table, "table-tie")
+    look.visit(f"{table}games/{tie.pk}/", "game-tie")
+    look.visit(f"{table}games/{formulas.pk}/", "game-formulas")
+    look.visit(f"{table}games/{settled.pk}/", "game-settled")
+    look.visit(f"{table}games/{voided.pk}/", "game-voided")
+    look.visit(f"{table}games/{voided.pk}/correct", "game-correct")
+    look.visit(f"{table}games/{settled.pk}/void", "game-void")
+    look.visit(f"{table}seats", "seats")
+    look.visit(f"{table}history", "history")
+
+    last = games.game_start(session=session, head_color="red", actor=host)
+    games.game_finish(game=last, outcome=knock(NOO, "normal", **{NOK: 15, MAEW: -5, PLATHONG: 40}))
+    look.visit(f"{table}settle", "settle")
+    page.check('input[name="mode"][value="fewest"]')
+    page.locator("main form.card button.primary").click()
+    expect(page.locator("#transfers")).to_be_visible()
+    page.locator("#transfers button.primary").first.click()
+    expect(page.locator("#transfers li.paid")).to_have_count(1)
+    look("settle-closed")
+    look.visit(f"{table}summary", "summary")
+    return session, host
+
+
+def score_sheets(look: Look, group: Group, host: Membership) -> None:
+    """A classic Dummy sheet in play and a Gong Zhu sheet closed, each screen of them."""
+    dummy, hand, gong, gong_hand = make_sheets(group, host, SEATS)
+    for ruleset, sheet, shown in (("dummy", dummy, hand), ("gong-zhu", gong, gong_hand)):
+        look.visit(f"/s/{sheet.pk}/", f"{ruleset}-table")
+        look.visit(f"/s/{sheet.pk}/hands/new", f"{ruleset}-hand-new")
+        look.visit(f"/s/{sheet.pk}/hands/{shown.pk}/", f"{ruleset}-hand")
+        look.visit(f"/s/{sheet.pk}/race/history", f"{ruleset}-history")
+        if sheet == gong:
+            scoresheet.scoresheet_close(session=gong, actor=host)
+        look.visit(f"/s/{sheet.pk}/race/settle", f"{ruleset}-settle")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_screen_fits_a_thai_phone_reads_well_and_passes_axe(
+    browser: Browser, live_server: Any, screenshot: Shoot, scheme: str
+) -> None:
+    base = live_server.url
+    with open_page(browser, f"screens-{scheme}", color_scheme=scheme) as page:
+        look = Look(page, scheme, screenshot)
+        session, host = knock_dummy_night(look, base, f"วงดูจอ {scheme}")
+        group = session.group
+        look.visit(f"/g/{group.pk}/", "group-history")
+        player = group.players.get(name=NOK)
+        look.visit(f"/g/{group.pk}/players/{player.pk}", "player")
+        for role in (Membership.Role.PLAYER, Membership.Role.VIEWER):
+            invite = access.invite_create(group=group, role=role, by=host)
+        look.visit(f"/g/{group.pk}/members", "members")
+        look.visit(f"/g/{group.pk}/audit", "audit")
+        score_sheets(look, group, host)
+
+        elsewhere = access.group_create(name="วงอื่น", device=access.device_create(), host_name="ใหม่")
+        Membership.objects.create(
+            group=elsewhere, role=Membership.Role.VIEWER, device=host.device, name="ต้น"
+        )
+        look.visit(f"/g/{elsewhere.pk}/members", "403")
+        look.visit("/s/999999/", "404")
+        look.visit("/offline", "offline")
+
+        page.context.clear_cookies()  # a stranger's phone: joining and signing in
+        look.visit("/join", "join")
+        look.visit(f"/join/{invite.token}", "join-link")
+        look.visit("/accounts/login", "sign-in")
+        look.visit("/accounts/signup", "sign-up")
+    print(f"{len(look.screens)} screens in {scheme}")
+    assert look.problems == [], "\n".join(look.problems)
