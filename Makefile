@@ -9,7 +9,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 UV := $(shell command -v uv 2>/dev/null || echo "python3 -m uv")
 
-.PHONY: help uv gettext chromium sync run serve test test-soak test-postgres postgres bench check-examples lint
+.PHONY: help uv gettext chromium sync run serve test test-soak test-postgres postgres bench check-examples lint fonts
 
 help:
 	@echo "make run    install, migrate and serve on http://127.0.0.1:8000 (embedded SQLite)"
@@ -91,3 +91,8 @@ lint: sync
 	$(UV) run ruff check .
 	$(UV) run ruff format --check .
 	$(UV) run mypy
+
+# The card's fonts, committed: subsets of Noto made again only to change what they cover
+# (scorekeeper/fonts/README.md).
+fonts: sync
+	bash scorekeeper/fonts/subset.sh
