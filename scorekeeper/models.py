@@ -48,6 +48,11 @@ class Player(models.Model):
     # name recorded before names were cleaned keeps its own key if another took that one first.
     key = models.CharField(max_length=80)
     created_at = models.DateTimeField(default=timezone.now)
+    # Where this player is paid (issue 21, item 3): PromptPay's digits (a mobile number, a national
+    # or tax id, or an e-wallet id), set by the member who said "this is me". A mobile number is
+    # shown whole to the others only if `promptpay_public`; an id is always masked to them.
+    promptpay = models.CharField(max_length=20, blank=True)
+    promptpay_public = models.BooleanField(default=False)
 
     objects = PlayerQuerySet.as_manager()
 
@@ -120,6 +125,10 @@ class Session(models.Model):
     scoresheet = models.JSONField(default=dict, blank=True)
     started_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
+
+    # Pay as you go (issue 21, item 1): every game's and event's lines are handed over at the
+    # table as they are written, and leave the settle-up; else everything is settled at the end.
+    pays_at_table = models.BooleanField(default=False)
 
     objects = SessionQuerySet.as_manager()
     latest_number: int | None  # read with_latest_game() only
@@ -208,6 +217,14 @@ class Game(models.Model):
         FINED = "fined", _("ended by a fine")
         VOIDED = "voided", _("voided")
 
+    # A knock's kind as the table says it (rules 74-79), by its code in the document.
+    KNOCK_KINDS: ClassVar[dict[str, Any]] = {
+        knock_dummy.KnockKind.NORMAL: _("normal knock"),
+        knock_dummy.KnockKind.DARK: _("dark knock"),
+        knock_dummy.KnockKind.LIGHT_COLOR: _("light colour knock"),
+        knock_dummy.KnockKind.DARK_COLOR: _("dark colour knock"),
+    }
+
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="games")
     number = models.PositiveIntegerField()  # a correction keeps the number of the game it replaces
     dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -252,13 +269,24 @@ class Game(models.Model):
     def settle_document(self) -> dict[str, Any]:
         """The settle contract's document: the stored header and outcome, and the events from
         their rows (the one place events are kept)."""
-        events = [e.document for e in self.events.all()]  # in their order; prefetched or not
+        # In their order, prefetched or not; an event removed as a mistake no longer counts.
+        events = [e.document for e in self.events.all() if e.removed_at is None]
         return {**self.document, "events": events}
 
     def settled(self) -> tuple[knock_dummy.Game, knock_dummy.Settlement]:
         """Settle the stored game again, as the engine reads it (raises RuleError on a tie)."""
         parsed = game_from_document(self.settle_document())
         return parsed, knock_dummy.settle(parsed)
+
+    @property
+    def knock_kind(self) -> str:
+        """The knock's kind in the visitor's language; empty when nobody knocked."""
+        knock = self.document.get("knock")
+        return str(Game.knock_kind_label(knock["kind"])) if knock else ""
+
+    @staticmethod
+    def knock_kind_label(kind: str) -> str:
+        return str(Game.KNOCK_KINDS.get(kind, kind))
 
     @property
     def outcome(self) -> dict[str, Any]:
@@ -273,6 +301,8 @@ class Event(models.Model):
     number = models.PositiveSmallIntegerField()  # order within the game
     document = models.JSONField()  # the settle contract's event object
     recorded_at = models.DateTimeField(default=timezone.now)
+    # Removed as entered by mistake: its lines reversed, the row kept and shown struck through.
+    removed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("number",)
@@ -294,6 +324,12 @@ class Transfer(models.Model):
     amount = models.PositiveBigIntegerField()  # points
     mode = models.CharField(max_length=8, choices=Mode.choices)
     created_at = models.DateTimeField(default=timezone.now)
+    # Who tapped "received", and when (issue 21, item 5); who tapped "paid" is on the payment's
+    # ledger line (`LedgerLine.by`), which says whether it is paid.
+    received_by = models.ForeignKey(
+        "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    received_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("payer__name", "payee__name")
@@ -318,6 +354,7 @@ class AppendOnlyQuerySet(models.QuerySet["LedgerLine"]):
         """
         nets: dict[int, dict[int, int]] = {}
         lines = self.filter(session=session, game__isnull=False, reverses__isnull=True)
+        lines = lines.exclude(item=LedgerLine.PAYMENT)  # paid at the table: still the game's net
         if games is not None:
             lines = lines.filter(game_id__in=list(games))
         rows = lines.values("game_id", "payer_id", "payee_id").annotate(total=models.Sum("amount"))
@@ -354,6 +391,10 @@ class LedgerLine(models.Model):
     )  # rule 82: the loser whose line the total payer took over
     reverses = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    # Who tapped a payment's "paid" (issue 21, item 5); the game's lines are the engine's.
+    by = models.ForeignKey(
+        "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     recorded_at = models.DateTimeField(default=timezone.now)
 
@@ -436,9 +477,9 @@ class Membership(models.Model):
     """A device's (or account's) place in a group, with its role."""
 
     class Role(models.TextChoices):
-        HOST = "host", "host"  # void games, change seats and stakes, close sessions, members
-        PLAYER = "player", "player"  # enter games and events
-        VIEWER = "viewer", "viewer"  # read only
+        HOST = "host", _("host")  # void games, change seats and stakes, close sessions, members
+        PLAYER = "player", _("player")  # enter games and events
+        VIEWER = "viewer", _("viewer")  # read only
 
     RANK: ClassVar = {Role.VIEWER: 0, Role.PLAYER: 1, Role.HOST: 2}
 
@@ -451,6 +492,10 @@ class Membership(models.Model):
         "auth.User", null=True, blank=True, on_delete=models.PROTECT, related_name="memberships"
     )
     name = models.CharField(max_length=40, blank=True)  # how the others know this phone
+    # Which player this member is at the table ("this is me"): their transfers, their PromptPay.
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="memberships"
+    )
     joined_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
@@ -470,6 +515,16 @@ class Membership(models.Model):
 
     def can(self, role: str) -> bool:
         return self.RANK[Membership.Role(self.role)] >= self.RANK[Membership.Role(role)]
+
+    @property
+    def may_play(self) -> bool:
+        """May enter games and events: what a template asks before showing their buttons."""
+        return self.can(Membership.Role.PLAYER)
+
+    @property
+    def may_host(self) -> bool:
+        """May void games, change seats, close the night and manage members."""
+        return self.can(Membership.Role.HOST)
 
 
 class Invite(models.Model):
@@ -494,6 +549,28 @@ class Invite(models.Model):
         return self.revoked_at is None and not used and self.expires_at > timezone.now()
 
 
+class ShareLink(models.Model):
+    """A night shown read-only to whoever holds the link, without an account: a friend, or a
+    chat app's preview fetcher (issue 21, item 8). The host can revoke it."""
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="share_links")
+    token = models.CharField(max_length=64, unique=True)  # 192 random bits, URL-safe
+    created_by = models.ForeignKey(
+        "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["session"],
+                condition=Q(revoked_at__isnull=True),
+                name="one_live_share_link_per_night",
+            )
+        ]
+
+
 class Limit(models.Model):
     """How often something was tried from one address in the current window: a rate limit.
 
@@ -515,7 +592,7 @@ class AuditEntry(models.Model):
         Game, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     membership = models.ForeignKey(
-        Membership, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     device = models.ForeignKey(
         Device, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -529,9 +606,44 @@ class AuditEntry(models.Model):
 
     # Actions stored under an earlier name: entries are never rewritten, so read them as today's.
     RENAMED: ClassVar = {"race-open": "scoresheet-open"}
+    # Each action as the log shows it (tests/views/test_thai_pages.py finds every one written).
+    ACTIONS: ClassVar = {
+        "group-create": _("started the group"),
+        "invite-create": _("made an invite"),
+        "invite-revoke": _("withdrew an invite"),
+        "member-join": _("joined"),
+        "member-remove": _("removed a member"),
+        "owner-hand-over": _("handed the group on"),
+        "session-open": _("started a night"),
+        "scoresheet-open": _("opened a score sheet"),
+        "seat-change": _("changed the seats"),
+        "game-start": _("started a game"),
+        "event-add": _("recorded an event"),
+        "event-remove": _("took back an event"),
+        "game-finish": _("recorded a game's end"),
+        "tie-resolve": _("settled a tie"),
+        "game-undo": _("undid the save of a game"),
+        "game-void": _("voided a game"),
+        "game-correct": _("corrected a game"),
+        "hand-record": _("recorded a hand"),
+        "hand-void": _("voided a hand"),
+        "session-close": _("closed the night"),
+        "payment-record": _("marked a transfer paid"),
+        "payment-undo": _("marked a transfer unpaid"),
+        "payment-receive": _("confirmed a transfer received"),
+        "paid-at-table": _("marked a game paid at the table"),
+        "share-link-create": _("made a share link"),
+        "member-is-player": _("said which player they are"),
+        "promptpay-set": _("saved a PromptPay target"),
+        "share-link-revoke": _("revoked a share link"),
+    }
 
     class Meta:
         ordering = ("-at", "-id")
+        indexes: ClassVar = [
+            # A night's newest entry, its version, which every poll reads (views/live.py).
+            models.Index(fields=["session", "-id"], name="audit_session_latest"),
+        ]
         constraints: ClassVar = [
             models.UniqueConstraint(
                 fields=["group", "key"],
@@ -544,3 +656,8 @@ class AuditEntry(models.Model):
     def kind(self) -> str:
         """The action under its name today."""
         return self.RENAMED.get(self.action, self.action)
+
+    @property
+    def label(self) -> str:
+        """What was done, in the visitor's language (an unknown action as it was stored)."""
+        return str(self.ACTIONS.get(self.kind, self.kind))

@@ -82,6 +82,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Polls of an unchanged table answered before anything else runs (views/live.py).
+    "scorekeeper.views.live.UnchangedPollMiddleware",
     # Pages and swaps gzipped: a poll's 6 KB of HTML crosses a card table's Wi-Fi as about 1 KB.
     # Django pads each gzip header with random bytes and masks the CSRF token (BREACH).
     "django.middleware.gzip.GZipMiddleware",
@@ -122,6 +124,11 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_CALLABLE = "scorekeeper.views.accounts.axes_username"
+# A page in the visitor's language instead of axes' one English sentence.
+AXES_LOCKOUT_CALLABLE = "scorekeeper.views.accounts.locked_out"
+# Django's page for a refused CSRF token explains it to developers, in English: ours tells a
+# player what to do, in their language (templates/403_csrf.html).
+CSRF_FAILURE_VIEW = "scorekeeper.views.access.csrf_failure"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

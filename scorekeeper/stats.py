@@ -3,12 +3,15 @@
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db.models import Case, Count, F, Q, Sum, When
+from django.utils import timezone
 
 from scorekeeper.models import Game, Group, LedgerLine, Player, Session, Standing
+from scorekeeper.rules.money import baht
 
 KNOCK_DUMMY = Session.Ruleset.KNOCK_DUMMY
 
@@ -55,6 +58,7 @@ def session_running(
     lines = (
         LedgerLine.objects.filter(session=session, game__isnull=False, reverses__isnull=True)
         .exclude(game__status=Game.Status.VOIDED)
+        .exclude(item=LedgerLine.PAYMENT)  # paid at the table: the game's net stands
         .values("game__number", "payer_id", "payee_id")
         .annotate(total=Sum("amount"))
         .order_by("game__number")
@@ -73,11 +77,21 @@ def session_running(
 
 
 @dataclass
+class Month:
+    """A player's nights of one month, and what they came to in baht."""
+
+    first_day: date
+    nights: int = 0
+    baht: Decimal = Decimal(0)
+
+
+@dataclass
 class Record:
     """A player's lifetime at the group's Knock Dummy tables (the score sheets keep their own)."""
 
     player: Player
-    net: int = 0
+    net: int = 0  # points, summed across nights: only for a group that kept one point value
+    baht: Decimal = Decimal(0)  # each night at its own point value, rounded per night
     sessions: int = 0
     games: int = 0
     knocks: Counter[str] = field(default_factory=Counter)
@@ -87,19 +101,47 @@ class Record:
     spetos_held: int = 0
     best: Standing | None = None
     worst: Standing | None = None
-    head_to_head: list[tuple[str, int]] = field(default_factory=list)  # the other's name, net
-    over_time: list[int] = field(default_factory=list)
+    # The other's name and what the player won (+) or lost (−) against them, in baht.
+    head_to_head: list[tuple[str, Decimal]] = field(default_factory=list)
+    over_time: list[Decimal] = field(default_factory=list)  # the running baht after each night
     dates: list[str] = field(default_factory=list)
+    months: list["Month"] = field(default_factory=list)
 
     @property
-    def over_time_rows(self) -> list[tuple[str, int]]:
-        """The chart's numbers as text: each night's date and the running net after it."""
+    def over_time_rows(self) -> list[tuple[str, Decimal]]:
+        """The chart's numbers as text: each night's date and the running baht after it."""
         return list(zip(self.dates, self.over_time, strict=True))
 
     @property
+    def best_baht(self) -> Decimal | None:
+        return self.best.session.baht(self.best.net) if self.best else None
+
+    @property
+    def worst_baht(self) -> Decimal | None:
+        return self.worst.session.baht(self.worst.net) if self.worst else None
+
+    @property
+    def over_time_whole(self) -> list[int]:
+        """The running baht in whole baht, for the chart to draw (its numbers are listed exact)."""
+        return [int(v.to_integral_value(rounding=ROUND_HALF_UP)) for v in self.over_time]
+
+    @property
+    def rival(self) -> tuple[str, Decimal] | None:
+        """Whom the player wins most from (คู่ปรับที่กินได้), if they win from anyone."""
+        best = max(self.head_to_head, key=lambda r: r[1], default=None)
+        return best if best is not None and best[1] > 0 else None
+
+    @property
+    def nemesis(self) -> tuple[str, Decimal] | None:
+        """Whom the player loses most to (ขาประจำที่เสียให้), if they lose to anyone."""
+        worst = min(self.head_to_head, key=lambda r: r[1], default=None)
+        return worst if worst is not None and worst[1] < 0 else None
+
+    @property
     def knocks_by_kind(self) -> list[tuple[str, int]]:
+        """Each kind of knock, in the visitor's language, and how many."""
         # A list, not the Counter: a template's `.items` would look up the key "items" first.
-        return sorted(self.knocks.items())
+        return [(Game.knock_kind_label(kind), n) for kind, n in sorted(self.knocks.items())]
 
 
 def _winners(doc: dict[str, Any]) -> set[str]:
@@ -126,14 +168,22 @@ def player_record(player: Player) -> Record:
         .order_by("session__started_at")
     )
     record.sessions = len(standings)
+    months: dict[tuple[int, int], Month] = {}
     for st in standings:
+        night = st.session.baht(st.net)  # each night at its own point value
         record.net += st.net
-        record.over_time.append(record.net)
-        record.dates.append(f"{st.session.started_at:%d/%m}")
-        if record.best is None or st.net > record.best.net:
+        record.baht += night
+        record.over_time.append(record.baht)
+        local = timezone.localtime(st.session.started_at)
+        record.dates.append(f"{local:%d/%m}")
+        month = months.setdefault((local.year, local.month), Month(local.date().replace(day=1)))
+        month.nights += 1
+        month.baht += night
+        if record.best is None or night > record.best.session.baht(record.best.net):
             record.best = st
-        if record.worst is None or st.net < record.worst.net:
+        if record.worst is None or night < record.worst.session.baht(record.worst.net):
             record.worst = st
+    record.months = sorted(months.values(), key=lambda m: m.first_day, reverse=True)
     games = Game.objects.filter(
         session__group=player.group,
         session__ruleset=KNOCK_DUMMY,
@@ -158,11 +208,12 @@ def player_record(player: Player) -> Record:
     return record
 
 
-def _head_to_head(player: Player) -> list[tuple[str, int]]:
-    """Return what the player won (+) or lost (−) against each other player, over every game.
+def _head_to_head(player: Player) -> list[tuple[str, Decimal]]:
+    """Return what the player won (+) or lost (−) against each other player, over every game,
+    in baht: each night's points at that night's value, rounded once a night.
 
     One query: each line between the player and another, signed from the player's side and
-    summed by the other player's name (names are unique in a group).
+    summed by the other player's name (names are unique in a group) and the night.
     """
     mine = Q(payer=player) | Q(payee=player)
     lines = LedgerLine.objects.filter(mine, session__group=player.group_id)
@@ -174,7 +225,11 @@ def _head_to_head(player: Player) -> list[tuple[str, int]]:
             signed=Case(When(paid_me, then=F("amount")), default=-F("amount")),
         )
         .order_by()
-        .values("other")
+        .values("other", "session__point_value")
         .annotate(net=Sum("signed"))
     )
-    return sorted(((row["other"], row["net"]) for row in rows), key=lambda r: (-r[1], r[0]))
+    against: dict[str, Decimal] = {}
+    for row in rows:
+        night = baht(row["net"], row["session__point_value"])
+        against[row["other"]] = against.get(row["other"], Decimal(0)) + night
+    return sorted(against.items(), key=lambda r: (-r[1], r[0]))

@@ -10,6 +10,7 @@ from scorekeeper.views import (
     members,
     offline,
     scoresheet,
+    share,
     table,
 )
 
@@ -34,6 +35,8 @@ urlpatterns = [
         name="scoresheet-open",
     ),
     path("g/<id:group_id>/members", members.members, name="members"),
+    path("g/<id:group_id>/me", groups.me, name="member-is"),
+    path("g/<id:group_id>/promptpay", groups.promptpay, name="promptpay"),
     path(
         "g/<id:group_id>/members/<id:membership_id>/remove",
         members.member_remove,
@@ -58,7 +61,12 @@ urlpatterns = [
     path("s/<id:session_id>/games/start", table.game_start, name="game-start"),
     path("s/<id:session_id>/seats", table.seats, name="seats"),
     path("s/<id:session_id>/settle", table.settle_up, name="settle"),
-    path("s/<id:session_id>/summary", table.summary, name="summary"),
+    path("s/<id:session_id>/summary", share.summary, name="summary"),
+    path("s/<id:session_id>/card.png", share.card, name="summary-card"),
+    path("s/<id:session_id>/share/revoke", share.revoke, name="share-revoke"),
+    # A night shared read-only by an unguessable link: no account needed (views/share.py).
+    path("n/<str:token>", share.shared, name="shared"),
+    path("n/<str:token>/card.png", share.shared_card, name="shared-card"),
     path("s/<id:session_id>/history", table.history, name="history"),
     path("s/<id:session_id>/export.<str:kind>", exports.session_export, name="session-export"),
     path(
@@ -72,7 +80,14 @@ urlpatterns = [
         table.event_add,
         name="event-add",
     ),
+    path(
+        "s/<id:session_id>/games/<id:game_id>/events/<int:number>/remove",
+        table.event_remove,
+        name="event-remove",
+    ),
     path("s/<id:session_id>/games/<id:game_id>/finish", games.finish, name="game-finish"),
+    path("s/<id:session_id>/games/<id:game_id>/undo", games.undo, name="game-undo"),
+    path("s/<id:session_id>/games/<id:game_id>/paid", games.paid_at_table, name="game-paid"),
     # A game started without a connection, by the key its phone made (views/offline.py).
     path("s/<id:session_id>/games/key/<slug:key>/", offline.game, name="offline-game"),
     path(

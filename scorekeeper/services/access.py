@@ -19,6 +19,7 @@ from scorekeeper.models import (
     Session,
 )
 from scorekeeper.names import cleaned
+from scorekeeper.numbers import read_digits
 from scorekeeper.services import once
 from scorekeeper.services.errors import ServiceError
 
@@ -137,7 +138,8 @@ def _limit(key: str, most: int, window: timedelta, code: str, message: str) -> N
 
 
 def normalise_code(code: str) -> str:
-    return "".join(code.split()).replace("-", "").upper()
+    """The code as stored: Thai digits read as digits, spaces and dashes gone, capitals."""
+    return read_digits(code).replace("-", "").upper()
 
 
 @transaction.atomic

@@ -204,6 +204,8 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
                 "number": event.number,
                 "document": event.document,
                 "recorded_at": _at(event.recorded_at),
+                # Only when taken back as a mistake: exports of before that read as they did.
+                **({"removed_at": _at(event.removed_at)} if event.removed_at else {}),
             }
         )
     for transfer in transfers:
@@ -607,6 +609,9 @@ def _session_import(
                         number=_get(event, "number", int, f"{at}.events[{k}]"),
                         document=_get(event, "document", dict, f"{at}.events[{k}]"),
                         recorded_at=_when(event, "recorded_at", f"{at}.events[{k}]"),
+                        removed_at=_time(event, "removed_at", f"{at}.events[{k}]", null=True)
+                        if isinstance(event, dict) and "removed_at" in event
+                        else None,
                     ),
                     f"{at}.events[{k}]",
                 )

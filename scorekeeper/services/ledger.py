@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from scorekeeper.models import Event, Game, LedgerLine, Session, Standing, Transfer
+from scorekeeper.models import Event, Game, LedgerLine, Membership, Session, Standing, Transfer
 from scorekeeper.rules import knock_dummy
 
 
@@ -72,8 +72,9 @@ def lines_write(
 ) -> list[LedgerLine]:
     """Store the engine's lines (`players`: their names to player ids); update the standings."""
     return lines_write_many(
-        session=session, game=game, players=players, lines=[(event, line) for line in lines]
-    )
+        session=session, game=game, players=players, lines=[(event, line) for line in lines],
+        at_table=session.pays_at_table,
+    )  # fmt: skip
 
 
 def lines_write_many(
@@ -82,9 +83,11 @@ def lines_write_many(
     game: Game | None,
     lines: Iterable[tuple[Event | None, knock_dummy.Line]],
     players: Mapping[str, int],
+    at_table: bool = False,
 ) -> list[LedgerLine]:
     """Store lines of one game, each with the event that made it (None: the game's result), in
-    one INSERT; update the standings."""
+    one INSERT; update the standings. `at_table`: the night pays as it goes, so each line is
+    handed over at once, a payment beside it in the same INSERT (issue 21, item 1)."""
     new = [
         LedgerLine(
             session=session,
@@ -100,13 +103,48 @@ def lines_write_many(
         )
         for event, line in lines
     ]
+    if at_table:
+        new += table_payments(session=session, lines=new)
     LedgerLine.objects.bulk_create(new)
     _apply(session, new)
     return new
 
 
-def payment_write(*, transfer: Transfer) -> LedgerLine:
-    """Store a settle-up payment as a ledger line and update the standings."""
+def table_payments(
+    *, session: Session, lines: Iterable[LedgerLine], by: Membership | None = None
+) -> list[LedgerLine]:
+    """The payments of lines handed over at the table (unsaved): each the same payer, payee and
+    amount, owned by the same game and event, so they leave the settle-up and a void, an undo or
+    an event taken back reverses them with their lines."""
+    return [
+        LedgerLine(
+            session=session,
+            game_id=line.game_id,
+            event_id=line.event_id,
+            payer_id=line.payer_id,
+            payee_id=line.payee_id,
+            amount=line.amount,
+            item=LedgerLine.PAYMENT,
+            by=by,
+        )  # fmt: skip
+        for line in lines
+        if line.item != LedgerLine.PAYMENT
+    ]
+
+
+def table_payment_write(
+    *, session: Session, lines: Iterable[LedgerLine], by: Membership | None
+) -> list[LedgerLine]:
+    """Hand the lines over at the table: their payments in one INSERT, the standings after."""
+    new = table_payments(session=session, lines=lines, by=by)
+    LedgerLine.objects.bulk_create(new)
+    _apply(session, new)
+    return new
+
+
+def payment_write(*, transfer: Transfer, by: Membership | None = None) -> LedgerLine:
+    """Store a settle-up payment as a ledger line (naming who tapped it) and update the
+    standings."""
     row = LedgerLine(
         session=transfer.session,
         transfer=transfer,
@@ -114,6 +152,7 @@ def payment_write(*, transfer: Transfer) -> LedgerLine:
         payee=transfer.payee,
         amount=transfer.amount,
         item=LedgerLine.PAYMENT,
+        by=by,
     )
     row.save()
     _apply(transfer.session, [row])

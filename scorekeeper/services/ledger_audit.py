@@ -58,8 +58,8 @@ def _owners(lines: list[LedgerLine], games: list[Game]) -> list[str]:
             problems.append(f"line {line.pk} names a game of another session")
         elif line.event is not None and line.event.game_id != line.game_id:
             problems.append(f"line {line.pk} names an event of another game")
-        elif line.item == LedgerLine.PAYMENT and line.transfer_id is None:
-            problems.append(f"line {line.pk} is a payment of no transfer")
+        elif line.item == LedgerLine.PAYMENT and line.transfer_id is None and not line.game_id:
+            problems.append(f"line {line.pk} is a payment of no transfer and no game")
     return problems
 
 
@@ -113,7 +113,8 @@ def _fresh(game: Game, names: dict[int, str]) -> tuple[list[LineKey], str | None
     any status whose lines these are: a voided game is judged by what its document says)."""
     doc = {**game.settle_document(), "players": [names.get(pk, "?") for pk in game.seating]}
     parsed = game_from_document(doc)
-    numbers = {id(e): i for i, e in enumerate(parsed.events, start=1)}
+    kept = [e.number for e in game.events.all() if e.removed_at is None]  # as settle_document
+    numbers = {id(e): n for e, n in zip(parsed.events, kept, strict=True)}
     at_once = [
         (numbers[id(event)], line) for event in parsed.events
         for line in knock_dummy.event_lines(parsed, event)
@@ -128,6 +129,11 @@ def _fresh(game: Game, names: dict[int, str]) -> tuple[list[LineKey], str | None
     after = [line for line in settlement.lines if line.due is knock_dummy.Due.AFTER_GAME]
     status = Game.Status.FINED if settlement.ended_by_fine else Game.Status.SETTLED
     return [_key(n, line) for n, line in at_once] + [_key(None, line) for line in after], status
+
+
+def _handed(line: LedgerLine) -> tuple[int | None, int, int, int]:
+    """What a payment at the table hands over: the event, who pays whom, how much."""
+    return (line.event_id, line.payer_id, line.payee_id, line.amount)
 
 
 def _key(event: int | None, line: knock_dummy.Line) -> LineKey:
@@ -145,15 +151,31 @@ def _stored(line: LedgerLine) -> LineKey:
 
 
 def _game(game: Game, lines: list[LedgerLine], names: dict[int, str]) -> list[str]:
-    """The game's lines are exactly a fresh settlement's; a voided game's, each reversed once."""
+    """The lines of a game that stands, less those reversed (an event taken back, a result
+    undone), are exactly a fresh settlement's; a voided game's are each reversed once."""
     what = f"game {game.number}" + (" (a correction)" if game.replaces_id else "")
     originals = [line for line in lines if line.reverses_id is None]
-    reversed_ids = Counter(line.reverses_id for line in lines if line.reverses_id is not None)
+    reversals = [line for line in lines if line.reverses_id is not None]
+    reversed_ids = Counter(line.reverses_id for line in reversals)
+    removed = {e.pk for e in game.events.all() if e.removed_at is not None}
+    if any(line.event_id in removed and not reversed_ids[line.pk] for line in originals):
+        return [f"{what}: a line of an event taken back is not reversed"]
     if game.status == Game.Status.VOIDED:
         if any(reversed_ids[line.pk] != 1 for line in originals):
             return [f"{what} is voided but not every line of it is reversed once"]
-    elif reversed_ids:
-        return [f"{what} stands but has reversed lines"]
+        # What stood when it was voided: the lines its void reversed, dated from the void on.
+        # (Before voids were dated first, a void was the only thing that reversed a line.)
+        voided_at = game.voided_at
+        by_void = {r.reverses_id for r in reversals if voided_at and r.recorded_at >= voided_at}
+        if by_void:
+            originals = [line for line in originals if line.pk in by_void]
+    else:
+        originals = [line for line in originals if not reversed_ids[line.pk]]
+    # Lines handed over at the table: each payment mirrors a line of the game that stands.
+    paid = Counter(_handed(line) for line in originals if line.item == LedgerLine.PAYMENT)
+    originals = [line for line in originals if line.item != LedgerLine.PAYMENT]
+    if paid - Counter(map(_handed, originals)):
+        return [f"{what}: a payment at the table pays no line of it"]
     try:
         want, status = _fresh(game, names)
     except RuleError as error:
@@ -174,7 +196,10 @@ def _transfers(session: Session, lines: list[LedgerLine]) -> list[str]:
     if session.is_open:
         return ["an open night has transfers"] if transfers else []
     problems = []
-    nets = {p: d.net for p, d in deltas(lines).items()}
+    # What the games made each player win or lose, less what was handed over at the table.
+    at_table = [line for line in lines if line.item == LedgerLine.PAYMENT and not line.transfer_id]
+    handed = {p: d.settled for p, d in deltas(at_table).items()}
+    nets = {p: d.net + handed.get(p, 0) for p, d in deltas(lines).items()}
     after = Counter(nets)
     for t in transfers:
         after[t.payer_id] += t.amount

@@ -91,10 +91,13 @@ def session_open(
     first_dealer: Player | int | None = None,
     stakes: tuple[int, int, int] | None = None,
     fine: int | None = None,
+    pays_at_table: bool = False,
     actor: Membership | None = None,
     idempotency_key: str | None = None,
 ) -> Session:
-    """Open a session: four players in seat order, the first dealer and the stakes (rule 69).
+    """Open a session: four players in seat order, the first dealer and the stakes (rule 69);
+    `pays_at_table`: every game and event is paid at the table as it comes (rules 80, 86-87),
+    else everything is settled at the end.
 
     A player may be given by name: a member of that name, or a new one. `first_dealer` may be a
     seat index.
@@ -142,6 +145,7 @@ def session_open(
     session = Session.objects.create(
         group=group,
         ruleset=RULES,
+        pays_at_table=pays_at_table,
         stake_level=stake_level,
         stake_less=less,
         stake_medium=medium,
@@ -300,10 +304,31 @@ def payment_record(*, transfer: Transfer, actor: Membership | None = None) -> Le
     transfer = _lock_transfer(transfer)
     if _standing_payment(transfer) is not None:
         raise ServiceError("paid-twice", "this transfer is already marked paid", field="transfer")
-    line = ledger.payment_write(transfer=transfer)
-    paid = {"payer": transfer.payer.name, "payee": transfer.payee.name, "amount": transfer.amount}
-    audit(actor=actor, action="payment-record", session=transfer.session, detail=paid)
+    line = ledger.payment_write(transfer=transfer, by=actor)
+    audit(actor=actor, action="payment-record", session=transfer.session, detail=_paid(transfer))
     return line
+
+
+def _paid(transfer: Transfer) -> dict[str, object]:
+    return {
+        "transfer": transfer.pk, "payer": transfer.payer.name, "payee": transfer.payee.name,
+        "amount": transfer.amount,
+    }  # fmt: skip
+
+
+@transaction.atomic
+def payment_receive(*, transfer: Transfer, actor: Membership | None = None) -> Transfer:
+    """The payee confirms the money arrived (or anyone at the table taps for them: the audit
+    says who). Only a paid transfer is received, once."""
+    transfer = _lock_transfer(transfer)
+    if _standing_payment(transfer) is None:
+        raise ServiceError("not-paid", "this transfer is not marked paid", field="transfer")
+    if transfer.received_at is not None:
+        raise ServiceError("received-twice", "this transfer is already received", field="transfer")
+    transfer.received_by, transfer.received_at = actor, timezone.now()
+    transfer.save(update_fields=["received_by", "received_at"])
+    audit(actor=actor, action="payment-receive", session=transfer.session, detail=_paid(transfer))
+    return transfer
 
 
 @transaction.atomic
@@ -313,5 +338,11 @@ def payment_undo(*, transfer: Transfer, actor: Membership | None = None) -> Ledg
     last = _standing_payment(transfer)
     if last is None:
         raise ServiceError("not-paid", "this transfer is not marked paid", field="transfer")
-    audit(actor=actor, action="payment-undo", session=transfer.session)
+    if transfer.received_at is not None and not (actor is None or actor.may_host):
+        # Paid and received: only the host reopens it, when the two sides disagree.
+        raise ServiceError("reopen-host", "only a host can reopen a transfer already received")
+    if transfer.received_at is not None:
+        transfer.received_by = transfer.received_at = None
+        transfer.save(update_fields=["received_by", "received_at"])
+    audit(actor=actor, action="payment-undo", session=transfer.session, detail=_paid(transfer))
     return ledger.lines_reverse(session=transfer.session, lines=[last])[0]

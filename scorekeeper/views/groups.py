@@ -1,5 +1,7 @@
 """Groups (วง): the list on the home page, one group's page, and opening a session in it."""
 
+from typing import Any
+
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -7,11 +9,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scorekeeper import charts, stats
 from scorekeeper.error_text import error_text
-from scorekeeper.forms import GroupForm, SessionOpenForm
+from scorekeeper.forms import GroupForm, MeForm, PromptPayForm, SessionOpenForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Group
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import access, sessions
+from scorekeeper.services import access, payments, sessions
 from scorekeeper.views.access import (
     PLAYER,
     client_address,
@@ -45,7 +47,10 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
         context = {"groups": _mine(request), "form": form}
         return render(request, "groups/index.html", context, status=422)
     group = access.group_create(
-        name=form.cleaned_data["name"], device=device_bind(request), user=request.user
+        name=form.cleaned_data["name"],
+        device=device_bind(request),
+        user=request.user,
+        host_name=form.cleaned_data["host_name"],
     )
     return redirect("group", group_id=group.pk)
 
@@ -53,16 +58,59 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     group = group_for(request, group_id)
-    return render(
-        request,
-        "groups/detail.html",
-        {
-            "group": group,
-            "sessions": stats.group_sessions(group),
-            "players": group.players.order_by("name"),
-            "membership": request.membership,
-        },
-    )
+    return render(request, "groups/detail.html", _detail_context(request, group))
+
+
+def _detail_context(request: HtmxHttpRequest, group: Group, **forms: Any) -> dict[str, Any]:
+    players = list(group.players.order_by("name"))
+    me = next((p for p in players if p.pk == request.membership.player_id), None)
+    initial = {"promptpay": me.promptpay, "promptpay_public": me.promptpay_public} if me else {}
+    return {
+        "group": group,
+        "sessions": stats.group_sessions(group),
+        "players": players,
+        "membership": request.membership,
+        "me": me,
+        "me_form": MeForm(players=[(p.pk, p.name) for p in players]),
+        "promptpay_form": PromptPayForm(initial=initial),
+        **forms,
+    }
+
+
+@require_POST
+def me(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    """The member says which player they are ("this is me")."""
+    group = group_for(request, group_id)
+    players = list(group.players.order_by("name"))
+    form = MeForm(request.POST, players=[(p.pk, p.name) for p in players])
+    if form.is_valid():
+        player = next(p for p in players if str(p.pk) == form.cleaned_data["player"])
+        payments.member_is(membership=request.membership, player=player)
+        return redirect("group", group_id=group.pk)
+    context = _detail_context(request, group, me_form=form)
+    return render(request, "groups/detail.html", context, status=422)
+
+
+@require_POST
+def promptpay(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    """The member saves where they are paid: their PromptPay number."""
+    group = group_for(request, group_id)
+    form = PromptPayForm(request.POST)
+    me = request.membership.player
+    if me is not None and form.is_valid():
+        try:
+            payments.promptpay_set(
+                player=me,
+                target=form.cleaned_data["promptpay"],
+                public=form.cleaned_data["promptpay_public"],
+                actor=request.membership,
+            )
+        except RuleError as e:
+            form.add_error("promptpay", error_text(e))
+        else:
+            return redirect("group", group_id=group.pk)
+    context = _detail_context(request, group, promptpay_form=form)
+    return render(request, "groups/detail.html", context, status=422)
 
 
 @require_GET
@@ -71,9 +119,9 @@ def player(request: HtmxHttpRequest, group_id: int, player_id: int) -> HttpRespo
     member = player_for(request, group_id, player_id)
     record = stats.player_record(member)
     chart = charts.line_chart(
-        charts.series({member.name: record.over_time}),
+        charts.series({member.name: record.over_time_whole}),
         labels=record.dates,
-        title=_("Net over time"),
+        title=_("Net over time, in baht"),
     )
     context = {"group": member.group, "record": record, "chart": chart}
     return render(request, "groups/player.html", context)
@@ -93,6 +141,7 @@ def session_open(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
                 stakes=form.stakes(),
                 fine=form.cleaned_data["fine"],
                 point_value=form.cleaned_data["point_value"],
+                pays_at_table=form.cleaned_data["pays"] == "table",
                 first_dealer=form.cleaned_data["first_dealer"] - 1,
                 actor=request.membership,
                 idempotency_key=request.POST.get("idempotency_key"),

@@ -17,7 +17,9 @@ from django.db.models import (
     F,
     Func,
     IntegerField,
+    OuterRef,
     Q,
+    Subquery,
     Sum,
     Value,
     When,
@@ -42,13 +44,15 @@ from scorekeeper.forms_scoresheet import (
     ScoresheetOpenForm,
 )
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Game, Player, Session, Transfer
+from scorekeeper.models import Game, LedgerLine, Membership, Player, Session, Transfer
+from scorekeeper.rules import transfers as transfer_rules
 from scorekeeper.rules.dummy_points import Penalty
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import Card
 from scorekeeper.services import scoresheet, sessions
 from scorekeeper.services.scoresheet import DUMMY, GONG_ZHU
-from scorekeeper.views import live
+from scorekeeper.templatetags.score import baht_text, date_text
+from scorekeeper.views import live, pay
 from scorekeeper.views.access import (
     HOST,
     PLAYER,
@@ -265,6 +269,11 @@ def _sheet(session: Session) -> dict[str, Any]:
         "players": state.players,
         "next_dealer": dealer,
         "reversed": step == -1,
+        "settle_now": (
+            settle_now(session, state.money)
+            if session.is_open and _plays_for_money(session)
+            else []
+        ),
     }
 
 
@@ -516,26 +525,46 @@ def hand_void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRe
 # -- the end of the night ------------------------------------------------------------------------
 
 
+def settle_now(session: Session, balances: dict[str, int]) -> list[dict[str, Any]]:
+    """Who would pay whom if the night closed now: the fewest transfers of the balances so far,
+    each in points and baht (issue 21, item 1). Closing the night stores them."""
+    return [
+        {"payer": t.payer, "payee": t.payee, "points": t.amount, "baht": session.baht(t.amount)}
+        for t in transfer_rules.fewest_transfers(balances)
+    ]
+
+
 def transfer_rows(session: Session) -> list[dict[str, Any]]:
-    """Who pays whom, each transfer paid or not by its payment lines, in one statement."""
+    """Who pays whom, each paid or not by the payment line that stands (not reversed), with who
+    tapped "paid" and when, in one statement."""
+    standing = LedgerLine.objects.filter(
+        transfer=OuterRef("pk"), reverses__isnull=True, reversed_by__isnull=True
+    ).order_by("-id")
     transfers = (
-        session.transfers.select_related("payer", "payee")
+        session.transfers.select_related("payer", "payee", "received_by")
         .annotate(
-            made=Count("lines", filter=Q(lines__reverses__isnull=True)),
-            undone=Count("lines", filter=Q(lines__reverses__isnull=False)),
+            paid_at=Subquery(standing.values("recorded_at")[:1]),
+            paid_by=Subquery(standing.values("by__name")[:1]),
         )
-        .order_by("payer__name", "payee__name")  # Meta.ordering does not reach a GROUP BY
+        .order_by("payer__name", "payee__name")
     )
     return [
-        {"transfer": t, "paid": t.made > t.undone, "baht": session.baht(t.amount)}
+        {
+            "transfer": t,
+            "paid": t.paid_at is not None,
+            "baht": session.baht(t.amount),
+            "paid_at": t.paid_at,
+            "paid_by": t.paid_by,
+        }
         for t in transfers
     ]
 
 
-def settle_context(session: Session) -> dict[str, Any]:
+def settle_context(session: Session, viewer: Membership | None = None) -> dict[str, Any]:
     context = _sheet(session)
     # Only scoresheet_close makes transfers, and only for Gong Zhu played for money.
     rows = transfer_rows(session) if context["money"] and not session.is_open else []
+    rows = pay.with_pay(rows, viewer)
     state: scoresheet.ScoresheetState = context["state"]
     pairwise = [
         {"payer": p.payer, "payee": p.payee, "points": p.points, "baht": session.baht(p.points)}
@@ -554,7 +583,7 @@ def _share_text(
 ) -> str:
     """The end of the match as plain text to paste into a LINE chat."""
     lines = [
-        f"Scorekeeper · {session.group.name} · {session.started_at:%d/%m/%Y}",
+        f"{_('Scorekeeper')} · {session.group.name} · {date_text(session.started_at)}",
         f"{session.get_ruleset_display()} · {target_text(session)}",
     ]
     for p in state.players:
@@ -570,7 +599,9 @@ def _share_text(
     for paid in rows:
         t: Transfer = paid["transfer"]
         tick = " ✓" if paid["paid"] else ""
-        lines.append(f"{t.payer.name} → {t.payee.name}: {paid['baht']:,.2f} ฿ ({t.amount:,}){tick}")
+        lines.append(
+            f"{t.payer.name} → {t.payee.name}: {baht_text(paid['baht'])} ฿ ({t.amount:,}){tick}"
+        )
     return "\n".join(lines)
 
 
@@ -588,7 +619,11 @@ def settle(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
                 error = error_text(e)
         if error is None:
             return redirect("scoresheet-settle", session_id=session.pk)
-    context = {**settle_context(session), "membership": request.membership, "error": error}
+    context = {
+        **settle_context(session, request.membership),
+        "membership": request.membership,
+        "error": error,
+    }
     return render(request, "scoresheet/settle.html", context, status=422 if error else 200)
 
 
@@ -597,14 +632,9 @@ def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -
     """Mark a Gong Zhu payment made (or undo the mark), as a payment line of the ledger."""
     transfer = transfer_for(request, session_id, transfer_id, PLAYER, scoresheet=True)
     session = transfer.session
-    # A refusal means the transfer is already as asked (a double tap): show the page as it is.
-    with contextlib.suppress(RuleError):
-        if request.POST.get("undo"):
-            sessions.payment_undo(transfer=transfer, actor=request.membership)
-        else:
-            sessions.payment_record(transfer=transfer, actor=request.membership)
+    pay.transfer_step(request, transfer)
     if request.htmx:
-        context = {**settle_context(session), "membership": request.membership}
+        context = {**settle_context(session, request.membership), "membership": request.membership}
         return render(request, "scoresheet/settle.html#transfers", context)
     return redirect("scoresheet-settle", session_id=session_id)
 
@@ -636,7 +666,7 @@ def _chart(session: Session, players: list[Player]) -> tuple[list[str], dict[str
 def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """The match as it reads later: the totals after every hand, drawn and listed; the money."""
     session = _scoresheet_session(request, session_id)
-    context = settle_context(session)
+    context = settle_context(session, request.membership)
     players = context["players"]
     hands, page = _hands(session, players, request.GET.get("page"), newest_first=False)
     labels, running = _chart(session, players)

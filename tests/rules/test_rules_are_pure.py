@@ -1,4 +1,5 @@
-"""rules/ is pure Python: importing all of it loads no Django (STYLE.md, layer 1)."""
+"""rules/ is pure Python: importing all of it loads no Django (STYLE.md, layer 1). So is
+scorekeeper/promptpay.py, the PromptPay payload, which stands outside rules/ beside qr.py."""
 
 import json
 import os
@@ -12,6 +13,7 @@ IMPORT_ALL_RULES = """
 import importlib, json, pkgutil, sys
 import scorekeeper.rules as rules
 names = [m.name for m in pkgutil.walk_packages(rules.__path__, rules.__name__ + ".")]
+names.append("scorekeeper.promptpay")
 for name in names:
     importlib.import_module(name)
 print(json.dumps({
@@ -37,4 +39,5 @@ def test_importing_every_rules_module_loads_no_django():
     assert "scorekeeper.rules.knock_dummy_document" in report["imported"]
     assert "scorekeeper.rules.knock_dummy_formulas" in report["imported"]
     assert "scorekeeper.rules.errors" in report["imported"]
+    assert "scorekeeper.promptpay" in report["imported"]
     assert report["django"] == []

@@ -34,10 +34,11 @@ SOMCHAI, SOMYING, EVE = "สมชาย", "สมหญิง", "อีฟ"
 def make_rich_group() -> Group:
     """Two sessions of a Thai group played through the real services, with every kind of row.
 
-    Session 1 (sian): events, a fine, a void and its correction, a tie resolved by the next head
-    card, a seat change, a stock-out, then closed, paid, one payment undone and paid again.
+    Session 1 (sian): events, a result undone and saved again, a fine, a void and its correction,
+    a tie resolved by the next head card, a seat change, a stock-out, then closed, paid, one
+    payment undone and paid again.
     Session 2 (custom stakes, a quarter baht a point): a three-way tie resolved by a draw and a
-    game still in play with an event.
+    game still in play with an event and another taken back.
     """
     host_device = access.device_create(user_agent="host phone")
     group = access.group_create(name="วงวันเสาร์", device=host_device, host_name="พี่หนึ่ง")
@@ -63,6 +64,15 @@ def make_rich_group() -> Group:
         outcome={
             "knock": {"player": SOMCHAI, "kind": "normal"},
             "points": {"Bee": 10, SOMYING: 20, "Dan": 30},
+        },
+        actor=guest,
+    )
+    games.game_undo(game=first, actor=guest)  # a result taken back at once, and saved again
+    games.game_finish(
+        game=first,
+        outcome={
+            "knock": {"player": SOMCHAI, "kind": "normal"},
+            "points": {"Bee": 10, SOMYING: 25, "Dan": 30},
         },
         actor=guest,
     )
@@ -127,6 +137,8 @@ def make_rich_group() -> Group:
     games.game_resolve_tie(game=three_way, order=[SOMCHAI, "Bee", "Dan"], actor=guest)
     playing = games.game_start(session=second)
     games.event_add(game=playing, event={"type": "show-speto", "player": "Bee"})
+    games.event_add(game=playing, event={"type": "head", "player": "Dan"})
+    games.event_remove(game=playing, number=2, actor=guest)  # a mistake, taken back
     return group
 
 
@@ -151,7 +163,9 @@ def test_the_rich_group_has_every_kind_of_row_and_audits_clean(db):
     assert Game.objects.exclude(document__tie_break=None).count() == 2  # head card and a draw
     assert Seat.objects.filter(until_game__isnull=False).exists()
     assert LedgerLine.objects.filter(transfer__isnull=False, reverses__isnull=False).count() == 1
-    assert Event.objects.count() == 5
+    assert Event.objects.count() == 6
+    assert Event.objects.filter(removed_at__isnull=False).count() == 1
+    assert AuditEntry.objects.filter(action__in=("game-undo", "event-remove")).count() == 2
     for session in group.sessions.all():
         assert session_audit(session) == []
 

@@ -424,7 +424,7 @@ class Phone:
         return match
 
     def create_group(self, name: str) -> int:
-        call = self.post("/groups/new", {"name": name}, "group-create")
+        call = self.post("/groups/new", {"name": name, "host_name": "host"}, "group-create")
         return int(self._expect(call, 302, r"/g/(\d+)/").group(1))
 
     def invite(self, group_id: int, role: str = "player") -> tuple[str, str]:
@@ -463,7 +463,7 @@ class Phone:
         call, body = self.page(f"/s/{session_id}/games/{game_id}/finish", "finish-page")
         if call.status != 200:
             return None
-        rows = re.findall(r'<th scope="row">([^<]+)</th>', body)
+        rows = [html.unescape(r) for r in re.findall(r'<tr data-player="([^"]+)">', body)]
         return rows if sorted(rows) == sorted(NAMES) else None
 
     def write(self, path: str, data: dict[str, Any], action: str, again: str = "") -> Call:
@@ -523,6 +523,7 @@ def finish_form(rng: random.Random, order: list[str] | None = None) -> dict[str,
         "knocker_picked": "0",
         **{f"held_{i}": "0" for i in range(4)},
         **{f"points_{i}": str(p) for i, p in enumerate(points)},
+        **({"listed": json.dumps(order)} if order else {}),  # the rows as the page listed them
     }
     spetos = 0
     if rng.random() < 0.85:

@@ -46,11 +46,11 @@ EVENT_TYPES = ("head", "speto", "dummy-discard", "full-discard", "show-speto", "
 
 FINISH = [
     "ending", "knocker", "kind", "fool", "dark", "color", "knocker_held", "knocker_picked",
-    "face_down", "total", "by_levels", "last_drawer",
+    "face_down", "total", "by_levels", "last_drawer", "listed",
     *(f"{f}_{i}" for f in ("points", "level", "held") for i in range(4)),
 ]  # fmt: skip
 FIELDS: dict[str, list[str]] = {
-    "group-create": ["name"],
+    "group-create": ["name", "host_name"],
     "session-open": [
         "seat_1",
         "seat_2",
@@ -70,6 +70,12 @@ FIELDS: dict[str, list[str]] = {
     "join-link": ["name"],
     "game-start": ["head_color", "fool_swap"],
     "event-add": ["player", "close", "count", "reason"],
+    "event-remove": [],
+    "game-undo": [],
+    "share-revoke": [],
+    "game-paid": ["event", "back"],
+    "member-is": ["player"],
+    "promptpay": ["promptpay", "promptpay_public"],
     "seats": ["position", "name"],
     "settle": ["mode", "hub"],
     "transfer-paid": ["undo"],
@@ -91,7 +97,7 @@ VALID_FINISH = {
     **{f"held_{i}": "0" for i in range(4)},
 }  # fmt: skip
 VALID: dict[str, dict[str, Any]] = {
-    "group-create": {"name": "วงใหม่"},
+    "group-create": {"name": "วงใหม่", "host_name": "เอ๋"},
     "session-open": {
         "seat_1": "Ann",
         "seat_2": "Bee",
@@ -107,6 +113,12 @@ VALID: dict[str, dict[str, Any]] = {
     "join-link": {"name": "Eve"},
     "game-start": {"fool_swap": "on"},
     "event-add": {"player": "Bee", "close": "Cat", "count": "1", "reason": "misdeal"},
+    "event-remove": {},
+    "game-undo": {},
+    "share-revoke": {},
+    "game-paid": {"event": "1", "back": "game"},
+    "member-is": {"player": "1"},
+    "promptpay": {"promptpay": "0812345678", "promptpay_public": "on"},
     "seats": {"position": "1", "name": "Eve"},
     "settle": {"mode": "fewest"},
     "transfer-paid": {},
@@ -239,7 +251,10 @@ class Night:
 
     def address(self, name: str, found: dict[str, int], event_type: str = "head") -> str:
         s = self.session.pk
-        game = {"game-void": "settled", "game-tie": "pending", "game-correct": "voided"}
+        game = {
+            "game-void": "settled", "game-tie": "pending", "game-correct": "voided",
+            "game-undo": "settled",
+        }  # fmt: skip
         game_id = found[game.get(name, "in_play")]  # 0 when none is in play: game-start posts
         return {
             "group-create": "/groups/new",
@@ -250,6 +265,12 @@ class Night:
             "join-link": f"/join/{self.invite.token}",
             "game-start": f"/s/{s}/games/start",
             "event-add": f"/s/{s}/games/{game_id}/events/{event_type}",
+            "event-remove": f"/s/{s}/games/{game_id}/events/1/remove",
+            "game-undo": f"/s/{s}/games/{game_id}/undo",
+            "share-revoke": f"/s/{s}/share/revoke",
+            "game-paid": f"/s/{s}/games/{game_id}/paid",
+            "member-is": f"/g/{self.group.pk}/me",
+            "promptpay": f"/g/{self.group.pk}/promptpay",
             "seats": f"/s/{s}/seats",
             "settle": f"/s/{s}/settle",
             "transfer-paid": f"/s/{self.closed.pk}/transfers/{self.transfer.pk}/paid",
@@ -381,7 +402,7 @@ def shown(form: dict[str, Any]) -> str:
 READS = {
     "home", "group", "audit", "player", "group-export", "table", "summary", "history",
     "session-export", "game", "manifest", "service-worker", "offline", "scoresheet-hand",
-    "scoresheet-history", "offline-game",
+    "scoresheet-history", "offline-game", "summary-card", "shared", "shared-card",
 }  # fmt: skip
 NOT_FUZZED = {
     "scoresheet-open", "scoresheet-hand-new", "scoresheet-preview", "scoresheet-hand-void",

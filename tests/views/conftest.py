@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from scorekeeper.models import Game, Group, Membership, Session
-from scorekeeper.services import access, games, sessions
+from scorekeeper.services import access, games, scoresheet, sessions
 
 
 @pytest.fixture
@@ -63,3 +63,24 @@ def finish_data(**overrides: object) -> dict[str, object]:
 
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def group(db: None, client: Client):
+    """A group whose host is the test client's phone."""
+    group = access.group_create(name="Saturday")
+    member(client, group, Membership.Role.HOST)
+    return group
+
+
+@pytest.fixture
+def gong(group) -> Session:
+    """Gong Zhu for Ann, Bee, Cat and Dan to −300, a baht a point."""
+    return scoresheet.scoresheet_open(
+        group=group,
+        ruleset="gong-zhu",
+        players=["Ann", "Bee", "Cat", "Dan"],
+        house={},
+        target={"points": 300, "direction": "down"},
+        point_value=Decimal(1),
+    )

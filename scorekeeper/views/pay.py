@@ -1,0 +1,60 @@
+"""Paying a transfer by PromptPay (issue 21, item 3): the QR code with the amount, the number
+to copy, and the number as the others may see it."""
+
+import contextlib
+from decimal import Decimal
+from typing import Any
+
+from scorekeeper import promptpay
+from scorekeeper.http import HtmxHttpRequest
+from scorekeeper.models import Membership, Player, Transfer
+from scorekeeper.qr import promptpay_svg
+from scorekeeper.rules.errors import RuleError
+from scorekeeper.services import sessions
+
+
+def shown_target(player: Player, viewer: Membership | None) -> str:
+    """The player's PromptPay number as `viewer` may read it: whole to its owner, and a mobile
+    number whole to everyone if its owner chose so; otherwise masked (an id always is)."""
+    own = viewer is not None and viewer.player_id == player.pk
+    public = player.promptpay_public and promptpay.kind(player.promptpay) == "mobile"
+    if own or public:
+        return promptpay.formatted(player.promptpay)
+    return promptpay.masked(player.promptpay)
+
+
+def pay(payer: Player, payee: Player, baht: Decimal, viewer: Membership | None) -> dict | None:
+    """How to pay `payee` `baht` by PromptPay, or None if they have no PromptPay number."""
+    if not payee.promptpay or baht <= 0:
+        return None
+    return {
+        "qr": promptpay_svg(payee.promptpay, baht),
+        "shown": shown_target(payee, viewer),
+        "copy": payee.promptpay,
+        "mine": viewer is not None and viewer.player_id == payer.pk,  # shown open to the payer
+    }
+
+
+def with_pay(rows: list[dict[str, Any]], viewer: Membership | None) -> list[dict[str, Any]]:
+    """The settle-up's transfer rows, each with how to pay it (None: no PromptPay number)."""
+    return [
+        {**row, "pay": pay(row["transfer"].payer, row["transfer"].payee, row["baht"], viewer)}
+        for row in rows
+    ]
+
+
+def transfer_step(request: HtmxHttpRequest, transfer: Transfer) -> None:
+    """Take the step the transfer's form asks (issue 21, item 5): paid, received, or back to
+    unpaid (the host's alone once it was received). The payer and payee tap for themselves, or
+    anyone at the table for them on a shared phone: the audit says who tapped.
+
+    A refusal means the transfer is already as asked (a double tap, another phone): the page
+    shows it as it is."""
+    actor = request.membership
+    with contextlib.suppress(RuleError):
+        if request.POST.get("undo"):
+            sessions.payment_undo(transfer=transfer, actor=actor)
+        elif request.POST.get("received"):
+            sessions.payment_receive(transfer=transfer, actor=actor)
+        else:
+            sessions.payment_record(transfer=transfer, actor=actor)

@@ -1,0 +1,181 @@
+"""Sharing a night (issue 21, items 6-8): its summary with a share button, its PNG card, and a
+read-only share link whose Open Graph tags a chat app's preview fetcher reads without cookies."""
+
+from typing import Any
+from urllib.parse import quote
+
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
+
+from scorekeeper.card import NightCard, card_key, card_png
+from scorekeeper.http import HtmxHttpRequest
+from scorekeeper.models import Session, ShareLink
+from scorekeeper.services import sharing
+from scorekeeper.templatetags.score import baht_text, date_text, signed_baht
+from scorekeeper.views import pay, scoresheet
+from scorekeeper.views.access import HOST, membership_in, session_for
+from scorekeeper.views.board import Row, scoreboard
+
+LINE_SHARE = "https://line.me/R/share?text="
+
+
+def night(session: Session) -> dict[str, Any]:
+    """What a shared night shows: the nets, who pays whom (fixed once closed, else as it would
+    be now), the number of games, and the same as plain text and as a card."""
+    board = scoreboard(session)
+    if session.is_open:
+        transfers = [
+            {**t, "paid": False}
+            for t in scoresheet.settle_now(session, {r.player.name: r.balance for r in board})
+        ]
+    else:
+        transfers = [
+            {
+                "payer": row["transfer"].payer.name,
+                "payee": row["transfer"].payee.name,
+                "points": row["transfer"].amount,
+                "baht": row["baht"],
+                "paid": row["paid"],
+            }
+            for row in scoresheet.transfer_rows(session)
+        ]
+    players = {r.player.name: r.player for r in board}
+    for t in transfers:  # where the payee is paid, as anyone may read it (an id masked)
+        payee = players.get(t["payee"])
+        t["promptpay"] = pay.shown_target(payee, None) if payee and payee.promptpay else ""
+    games = session.games.counted().count()
+    return {
+        "session": session,
+        "board": board,
+        "transfers": transfers,
+        "games": games,
+        "share": share_text(session, board, transfers, games),
+    }
+
+
+def _games_text(games: int) -> str:
+    return ngettext("%(n)s game", "%(n)s games", games) % {"n": games}
+
+
+def share_text(
+    session: Session, board: list[Row], transfers: list[dict[str, Any]], games: int
+) -> str:
+    """The night as plain text for the group's chat: the date in the Buddhist Era, the games,
+    each net and who pays whom, in whole baht where they are whole."""
+    lines = [
+        f"{_('Scorekeeper')} · {session.group.name}",
+        f"{date_text(session.started_at)} · {_games_text(games)}",
+    ]
+    for row in board:
+        lines.append(f"{row.player.name}: {signed_baht(row.baht)} ฿")
+    if transfers:
+        lines.append(_("Who pays whom:"))
+    for t in transfers:
+        tick = " ✓" if t["paid"] else ""
+        to = f" · {_('PromptPay')} {t['promptpay']}" if t["promptpay"] else ""
+        lines.append(f"{t['payer']} → {t['payee']}: {baht_text(t['baht'])} ฿{to}{tick}")
+    return "\n".join(lines)
+
+
+def night_card(context: dict[str, Any]) -> NightCard:
+    session: Session = context["session"]
+    return NightCard(
+        title=session.group.name,
+        date_text=date_text(session.started_at),
+        games_text=_games_text(context["games"]),
+        nets_heading=_("Nets"),
+        nets=tuple((r.player.name, signed_baht(r.baht)) for r in context["board"]),
+        transfers_heading=_("Who pays whom"),
+        transfers=tuple(
+            (t["payer"], t["payee"], baht_text(t["baht"])) for t in context["transfers"]
+        ),
+        footer=_("Scorekeeper"),
+    )
+
+
+def _png(request: HtmxHttpRequest, card: NightCard, *, public: bool) -> HttpResponse:
+    """The card as PNG, named by its content: an unchanged card is answered 304."""
+    tag = f'"{card_key(card)}"'
+    if request.headers.get("If-None-Match") == tag:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(card_png(card), content_type="image/png")
+    response["ETag"] = tag
+    # A chat's preview fetcher may keep a public card a while; a member's follows the night.
+    response["Cache-Control"] = "public, max-age=300" if public else "private, no-cache"
+    return response
+
+
+def _open_graph(request: HtmxHttpRequest, context: dict[str, Any], link: ShareLink) -> dict:
+    session: Session = context["session"]
+    url = request.build_absolute_uri(reverse("shared", args=[link.token]))
+    nets = ", ".join(f"{r.player.name} {signed_baht(r.baht)}" for r in context["board"])
+    return {
+        "og_url": url,
+        "og_title": _("%(group)s · %(date)s")
+        % {
+            "group": session.group.name,
+            "date": date_text(session.started_at),
+        },  # fmt: skip
+        "og_description": f"{_games_text(context['games'])} · {nets}",
+        "og_image": request.build_absolute_uri(reverse("shared-card", args=[link.token])),
+    }
+
+
+@require_GET
+def summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """A clean page of the night, with a button to share it with the group's chat."""
+    session = session_for(request, session_id, scoresheet=False)
+    context = night(session)
+    if request.membership.may_play:  # a viewer reads; sharing makes a link, which a player may
+        link = sharing.share_link_for(session=session, actor=request.membership)
+        context.update(_open_graph(request, context, link))
+        context["line_url"] = LINE_SHARE + quote(f"{context['share']}\n{context['og_url']}")
+        context["card_url"] = reverse("summary-card", args=[session.pk])
+        context["link"] = link
+    return render(request, "table/summary.html", context)
+
+
+@require_GET
+def card(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The night's card, for a member's phone to share as a picture."""
+    session = session_for(request, session_id, scoresheet=False)
+    return _png(request, night_card(night(session)), public=False)
+
+
+def _live(token: str) -> ShareLink:
+    link = get_object_or_404(ShareLink.objects.select_related("session__group"), token=token)
+    if link.revoked_at is not None or link.session.is_scoresheet:
+        raise Http404("this link was revoked")
+    return link
+
+
+@require_GET
+def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The night read-only, for whoever holds the link: no account, no cookies needed."""
+    link = _live(token)
+    context = night(link.session)
+    context.update(_open_graph(request, context, link))
+    context["shared"] = True
+    if membership_in(request, link.session.group) is not None:  # a member: the night in full
+        context["member_url"] = reverse("history", args=[link.session_id])
+    return render(request, "table/summary.html", context)
+
+
+@require_GET
+def shared_card(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The card of a shared night, for a chat's preview."""
+    return _png(request, night_card(night(_live(token).session)), public=True)
+
+
+@require_POST
+def revoke(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The host revokes the night's share link; the next share makes another."""
+    session = session_for(request, session_id, HOST, scoresheet=False)
+    for link in session.share_links.filter(revoked_at__isnull=True):
+        sharing.share_link_revoke(link=link, actor=request.membership)
+    return redirect("summary", session_id=session.pk)
