@@ -60,15 +60,19 @@ serve: sync
 	  --http1-header-read-timeout 10000 \
 	  scorekeeper.wsgi:application
 
-# With DATABASE_URL pointing at PostgreSQL, the local server is started first if it is down.
+# With DATABASE_URL pointing at PostgreSQL, the local server is started first if it is down. A
+# test that hangs past every bound leaves the stacks of its threads in test-artifacts/hung.txt
+# (tests/conftest.py): printed here, since the process that wrote them is gone.
 test: sync chromium
 	@if [[ "$${DATABASE_URL:-}" == postgres* ]]; then $(MAKE) --no-print-directory postgres; fi
-	$(UV) run pytest -m "not soak" $(PYTEST_ARGS)
+	@rm -f test-artifacts/hung.txt
+	$(UV) run pytest -m "not soak" $(PYTEST_ARGS) || { status=$$?; cat test-artifacts/hung.txt 2>/dev/null; exit $$status; }
 
 # Beyond the quick suite: 20 writers for a minute against a real server on SQLite and PostgreSQL,
 # a SIGKILL in the middle of writes, and thousands of malformed posts.
 test-soak: sync postgres
-	$(UV) run pytest -m soak $(PYTEST_ARGS)
+	@rm -f test-artifacts/hung.txt
+	$(UV) run pytest -m soak $(PYTEST_ARGS) || { status=$$?; cat test-artifacts/hung.txt 2>/dev/null; exit $$status; }
 
 test-postgres:
 	DATABASE_URL=postgres://postgres@127.0.0.1:5432/scorekeeper $(MAKE) --no-print-directory test

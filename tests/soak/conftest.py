@@ -37,12 +37,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = os.environ.get("SCOREKEEPER_SOAK_PG", "postgres://postgres@127.0.0.1:5432/postgres")
 NAMES = ("Ann", "Bee", "Cat", "Dan")
+SOAK_TIMEOUT = 900  # seconds: the longest run takes about two minutes
 HTTP_TIMEOUT = 60.0  # longer than SQLite's 20 s busy timeout: a slow answer is not a lost one
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Leave the soak runs out of a plain `pytest`: they need `-m soak`."""
+    """Leave the soak runs out of a plain `pytest`: they need `-m soak`. Each may take a quarter
+    of an hour before it counts as hung (tests/conftest.py)."""
     if "soak" in (config.getoption("markexpr") or ""):
+        for item in items:
+            if "soak" in item.keywords and item.get_closest_marker("timeout") is None:
+                item.add_marker(pytest.mark.timeout(SOAK_TIMEOUT))
         return
     skip = pytest.mark.skip(reason="soak runs take minutes: select them with -m soak")
     for item in items:
