@@ -219,6 +219,17 @@ def error_text(error: RuleError) -> str:
             _("Game %(n)s has nothing left to pay at the table: it was paid already.") % p
         ),
         "reopen-host": lambda: _("Only a host can reopen a transfer already received."),
+        "carry-paid": lambda: _("This transfer is already marked paid: there is nothing to carry."),
+        "carried-twice": lambda: _("This transfer is already carried to next time."),
+        "not-carried": lambda: _("This transfer is not carried to next time."),
+        "pay-carried": lambda: _(
+            "This transfer is carried to next time: mark it paid where it is owed, on a later"
+            " night or the group's page."
+        ),
+        "debt-paid": lambda: _("This debt is already marked paid."),
+        "debt-not-paid": lambda: _("This debt is not marked paid."),
+        "debt-night": lambda: _("That night belongs to another group."),
+        "debt-taken-back": lambda: _("This debt was taken back: nothing is owed."),
         "promptpay-not-yours": lambda: _("Only %(name)s can save where %(name)s is paid.") % p,
         "promptpay-target": lambda: _(
             "That is not a PromptPay number: give a mobile number (10 digits), a national or tax"

@@ -330,6 +330,9 @@ class Transfer(models.Model):
         "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     received_at = models.DateTimeField(null=True, blank=True)
+    # Not a column: annotated where the transfer is read to change it (sessions.lock_transfer),
+    # whether a standing money line carries it to next time (issue 21, item 4).
+    carried: bool
 
     class Meta:
         ordering = ("payer__name", "payee__name")
@@ -405,6 +408,79 @@ class LedgerLine(models.Model):
         constraints: ClassVar = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="line_amount_positive"),
             models.CheckConstraint(condition=~Q(payer=models.F("payee")), name="line_two_players"),
+        ]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise TypeError("the ledger is append-only: write a reversing line instead")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise TypeError("the ledger is append-only: write a reversing line instead")
+
+
+class MoneyLineQuerySet(models.QuerySet["MoneyLine"]):
+    def update(self, **kwargs: Any) -> int:
+        raise TypeError("the ledger is append-only: write a reversing line instead")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise TypeError("the ledger is append-only: write a reversing line instead")
+
+    def standing(self) -> "MoneyLineQuerySet":
+        """The lines that count: neither a reversal nor reversed."""
+        return self.filter(reverses__isnull=True, reversed_by__isnull=True)
+
+    def open_debts(self) -> "MoneyLineQuerySet":
+        """Debts carried and not yet paid: carries standing, with no standing settle."""
+        settled = MoneyLine.objects.standing().filter(carried=models.OuterRef("pk"))
+        carries = self.standing().filter(item=MoneyLine.Item.CARRY)
+        return carries.exclude(models.Exists(settled))
+
+
+class MoneyLine(models.Model):
+    """A line of a group's money ledger, in baht (not points: nights may have different point
+    values): a settle-up transfer carried to next time, and the carried debt paid (issue 21,
+    item 4). Never updated, never deleted; a mistake is taken back by a reversing line."""
+
+    UNIT = "baht"
+
+    class Item(models.TextChoices):
+        CARRY = "carry", _("carried to next time")
+        SETTLE = "settle", _("carried debt paid")
+
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="money_lines")
+    # The night it was written at: a carry, the transfer's night; a settle, the night it was
+    # paid at (none when paid from the group's page, between nights).
+    session = models.ForeignKey(
+        Session, null=True, blank=True, on_delete=models.PROTECT, related_name="money_lines"
+    )
+    transfer = models.ForeignKey(
+        Transfer, null=True, blank=True, on_delete=models.PROTECT, related_name="money_lines"
+    )  # a carry: the transfer carried
+    carried = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="settles"
+    )  # a settle: the carry it pays
+    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    baht = models.DecimalField(max_digits=12, decimal_places=2)
+    item = models.CharField(max_length=8, choices=Item.choices)
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    by = models.ForeignKey(
+        "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )  # who tapped
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    objects = MoneyLineQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("id",)
+        constraints: ClassVar = [
+            models.CheckConstraint(condition=Q(baht__gt=0), name="money_line_baht_positive"),
+            models.CheckConstraint(
+                condition=~Q(payer=models.F("payee")), name="money_line_two_players"
+            ),
         ]
 
     def save(self, *args: Any, **kwargs: Any) -> None:
@@ -636,6 +712,10 @@ class AuditEntry(models.Model):
         "member-is-player": _("said which player they are"),
         "promptpay-set": _("saved a PromptPay target"),
         "share-link-revoke": _("revoked a share link"),
+        "transfer-carry": _("carried a transfer to next time"),
+        "carry-undo": _("took back a carry to next time"),
+        "debt-settle": _("marked a carried debt paid"),
+        "debt-settle-undo": _("marked a carried debt unpaid"),
     }
 
     class Meta:

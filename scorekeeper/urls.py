@@ -57,6 +57,7 @@ urlpatterns = [
     path("g/<id:group_id>/players/<id:player_id>", groups.player, name="player"),
     path("join", members.join, name="join"),
     path("join/<str:token>", members.join_link, name="join-link"),
+    path("g/<id:group_id>/debts/<id:debt_id>/paid", groups.debt_paid, name="debt-paid"),
     path("s/<id:session_id>/", table.table, name="table"),
     path("s/<id:session_id>/games/start", table.game_start, name="game-start"),
     path("s/<id:session_id>/seats", table.seats, name="seats"),

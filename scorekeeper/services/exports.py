@@ -24,6 +24,7 @@ from scorekeeper.models import (
     Group,
     LedgerLine,
     Membership,
+    MoneyLine,
     Player,
     Seat,
     Session,
@@ -223,6 +224,13 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
             {"player": name[standing.player_id], "net": standing.net, "settled": standing.settled}
         )
 
+    # Debts carried across nights (issue 21, item 4), in baht: a session's export holds its
+    # carries; the payments of carried debts belong to the group's.
+    money = list(MoneyLine.objects.filter(group=group).order_by("pk"))
+    if not whole_group:
+        money = [m for m in money if m.transfer_id is not None and m.session_id in session_at]
+    money_at = {m.pk: i for i, m in enumerate(money)}
+
     audit = AuditEntry.objects.filter(group=group).order_by("pk")
     if not whole_group:
         audit = audit.filter(session__in=sessions)
@@ -259,6 +267,21 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
                 "recorded_at": _at(line.recorded_at),
             }
             for line in lines
+        ],
+        "money_lines": [
+            {
+                "session": session_at[m.session_id] if m.session_id else None,
+                "transfer": transfer_at[m.transfer_id] if m.transfer_id else None,
+                "carried": money_at[m.carried_id] if m.carried_id else None,
+                "payer": name[m.payer_id],
+                "payee": name[m.payee_id],
+                "baht": str(m.baht),
+                "unit": MoneyLine.UNIT,
+                "item": m.item,
+                "reverses": money_at[m.reverses_id] if m.reverses_id else None,
+                "recorded_at": _at(m.recorded_at),
+            }
+            for m in money
         ],
         "audit": [
             {
@@ -471,6 +494,9 @@ def _import(data: dict[str, Any]) -> tuple[Group, list[Session]]:
         transfers.append(its_transfers)
 
     _lines_import(_list(data, "lines", ""), players, sessions, games, events, transfers)
+    # An export made before debts could be carried has none.
+    money = _list(data, "money_lines", "") if "money_lines" in data else []
+    _money_import(money, group, players, sessions, transfers)
 
     entries = []
     for i, raw in enumerate(_list(data, "audit", "")):
@@ -654,6 +680,50 @@ def _session_import(
         )
     Standing.objects.bulk_create(standings)
     return session, games, events, transfers
+
+
+def _money_import(
+    raw_lines: list[Any],
+    group: Group,
+    players: dict[str, Player],
+    sessions: list[Session],
+    transfers: list[list[Transfer]],
+) -> None:
+    """Insert the money ledger in its original order: a settle or a reversal names a line
+    before it, so each is inserted before the next is read."""
+    written: list[MoneyLine] = []
+    for i, raw in enumerate(raw_lines):
+        where = f"money_lines[{i}]"
+        session_at = _get(raw, "session", int, where, null=True)
+        session = _ref(raw, "session", sessions, where)
+        transfer = None
+        if _get(raw, "transfer", int, where, null=True) is not None:
+            if session_at is None:
+                raise _malformed(f"{where}.transfer", "needs the session it belongs to")
+            transfer = _ref(raw, "transfer", transfers[session_at], where)
+        if _get(raw, "unit", str, where) != MoneyLine.UNIT:
+            raise _malformed(f"{where}.unit", f"must be {MoneyLine.UNIT!r}")
+        try:
+            baht = Decimal(_get(raw, "baht", str, where))
+        except InvalidOperation:
+            raise _malformed(f"{where}.baht", "must be an amount of baht") from None
+        line = _valid(
+            MoneyLine(
+                group=group,
+                session=session,
+                transfer=transfer,
+                carried=_ref(raw, "carried", written, where),
+                payer=_player(raw, "payer", players, where),
+                payee=_player(raw, "payee", players, where),
+                baht=baht,
+                item=_get(raw, "item", str, where),
+                reverses=_ref(raw, "reverses", written, where),
+                recorded_at=_when(raw, "recorded_at", where),
+            ),
+            where,
+        )
+        line.save()
+        written.append(line)
 
 
 def _lines_import(

@@ -5,6 +5,7 @@ events; its lines must be exactly those, each owned by the game or the event tha
 reversal must mirror the line it reverses, and a voided game must have every line reversed once.
 Every line belongs to a game or a transfer. A closed night's transfers must settle its standings
 exactly, and a payment must be its transfer's. The running totals must equal the ledger's replay.
+The debts the night carried to next time are checked too (services/debts_audit.py).
 `manage.py ledger_audit` and every import run it; an empty list means all is well.
 """
 
@@ -16,6 +17,7 @@ from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.hand import hand_result
 from scorekeeper.rules.knock_dummy_document import game_from_document
+from scorekeeper.services.debts_audit import night_debts_audit
 from scorekeeper.services.ledger import Delta, deltas
 
 OPEN = (Game.Status.IN_PLAY, Game.Status.PENDING_TIE)
@@ -33,7 +35,7 @@ def session_audit(session: Session) -> list[str]:
         )
     )
     games = list(session.games.prefetch_related("events"))
-    problems = _owners(lines, games) + _reversals(lines)
+    problems = _owners(lines, games) + _reversals(lines) + night_debts_audit(session)
     if session.is_scoresheet:
         return problems + _scoresheet(session, lines, games)
     problems += _statuses(session, games)

@@ -4,6 +4,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from scorekeeper.models import (
@@ -11,6 +12,7 @@ from scorekeeper.models import (
     Group,
     LedgerLine,
     Membership,
+    MoneyLine,
     Player,
     Seat,
     Session,
@@ -284,16 +286,24 @@ def session_close(
     return rows
 
 
-def _lock_transfer(transfer: Transfer) -> Transfer:
-    """Lock the transfer's session (as `lock` does) and read the transfer with who pays whom.
+def lock_transfer(transfer: Transfer) -> Transfer:
+    """Lock the transfer's session (as `lock` does) and read the transfer with who pays whom,
+    and whether it is carried to next time (`carried`, issue 21, item 4).
 
-    A transfer never changes once made: only its payment lines, read after the lock.
+    A transfer never changes once made: only its payment and carry lines, read after the lock.
     """
-    transfers = Transfer.objects.select_related("session", "payer", "payee")
-    return transfers.select_for_update(of=("session",)).get(pk=transfer.pk)
+    carry = MoneyLine.objects.standing().filter(transfer=OuterRef("pk"), item=MoneyLine.Item.CARRY)
+    locked = (
+        Transfer.objects.select_related("session", "payer", "payee")
+        .annotate(carry_stands=Exists(carry))
+        .select_for_update(of=("session",))
+        .get(pk=transfer.pk)
+    )
+    locked.carried = locked.carry_stands
+    return locked
 
 
-def _standing_payment(transfer: Transfer) -> LedgerLine | None:
+def standing_payment(transfer: Transfer) -> LedgerLine | None:
     """Return the payment line that marks the transfer paid, if one stands (is not reversed)."""
     return transfer.lines.filter(reverses__isnull=True, reversed_by__isnull=True).last()
 
@@ -301,9 +311,12 @@ def _standing_payment(transfer: Transfer) -> LedgerLine | None:
 @transaction.atomic
 def payment_record(*, transfer: Transfer, actor: Membership | None = None) -> LedgerLine:
     """Record that a settle-up transfer was paid: itself a ledger line."""
-    transfer = _lock_transfer(transfer)
-    if _standing_payment(transfer) is not None:
+    transfer = lock_transfer(transfer)
+    if standing_payment(transfer) is not None:
         raise ServiceError("paid-twice", "this transfer is already marked paid", field="transfer")
+    if transfer.carried:
+        # Carried to next time: it is paid as a debt of the group (services/debts.py).
+        raise ServiceError("pay-carried", "this transfer is carried to next time", field="transfer")
     line = ledger.payment_write(transfer=transfer, by=actor)
     audit(actor=actor, action="payment-record", session=transfer.session, detail=_paid(transfer))
     return line
@@ -320,8 +333,8 @@ def _paid(transfer: Transfer) -> dict[str, object]:
 def payment_receive(*, transfer: Transfer, actor: Membership | None = None) -> Transfer:
     """The payee confirms the money arrived (or anyone at the table taps for them: the audit
     says who). Only a paid transfer is received, once."""
-    transfer = _lock_transfer(transfer)
-    if _standing_payment(transfer) is None:
+    transfer = lock_transfer(transfer)
+    if standing_payment(transfer) is None:
         raise ServiceError("not-paid", "this transfer is not marked paid", field="transfer")
     if transfer.received_at is not None:
         raise ServiceError("received-twice", "this transfer is already received", field="transfer")
@@ -334,8 +347,8 @@ def payment_receive(*, transfer: Transfer, actor: Membership | None = None) -> T
 @transaction.atomic
 def payment_undo(*, transfer: Transfer, actor: Membership | None = None) -> LedgerLine:
     """Take back a payment marked by mistake, by a visible reversing line."""
-    transfer = _lock_transfer(transfer)
-    last = _standing_payment(transfer)
+    transfer = lock_transfer(transfer)
+    last = standing_payment(transfer)
     if last is None:
         raise ServiceError("not-paid", "this transfer is not marked paid", field="transfer")
     if transfer.received_at is not None and not (actor is None or actor.may_host):

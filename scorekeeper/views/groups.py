@@ -2,8 +2,9 @@
 
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -11,9 +12,9 @@ from scorekeeper import charts, stats
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import GroupForm, MeForm, PromptPayForm, SessionOpenForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Group
+from scorekeeper.models import Group, MoneyLine
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import access, payments, sessions
+from scorekeeper.services import access, debts, payments, sessions
 from scorekeeper.views.access import (
     PLAYER,
     client_address,
@@ -22,6 +23,7 @@ from scorekeeper.views.access import (
     player_for,
     visitor_memberships,
 )
+from scorekeeper.views.pay import debt_rows
 
 
 @require_GET
@@ -69,6 +71,7 @@ def _detail_context(request: HtmxHttpRequest, group: Group, **forms: Any) -> dic
         "group": group,
         "sessions": stats.group_sessions(group),
         "players": players,
+        "owed": debt_rows(debts.owed(group), request.membership),
         "membership": request.membership,
         "me": me,
         "me_form": MeForm(players=[(p.pk, p.name) for p in players]),
@@ -111,6 +114,27 @@ def promptpay(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
             return redirect("group", group_id=group.pk)
     context = _detail_context(request, group, promptpay_form=form)
     return render(request, "groups/detail.html", context, status=422)
+
+
+@require_POST
+def debt_paid(request: HtmxHttpRequest, group_id: int, debt_id: int) -> HttpResponse:
+    """A debt carried across nights is paid (`undo`: not after all), at the night whose page it
+    was tapped on (`night`), else between nights (issue 21, item 4). Tapped twice, or on two
+    phones, the second is refused and the page says so."""
+    group = group_for(request, group_id, PLAYER)
+    debt = get_object_or_404(MoneyLine, pk=debt_id, group=group, item=MoneyLine.Item.CARRY)
+    asked = request.POST.get("night", "")
+    night = group.sessions.filter(pk=int(asked)).first() if asked.isdigit() else None
+    try:
+        if request.POST.get("undo"):
+            debts.debt_settle_undo(debt=debt, actor=request.membership)
+        else:
+            debts.debt_settle(debt=debt, night=night, actor=request.membership)
+    except RuleError as e:
+        messages.warning(request, error_text(e))
+    if night is None:
+        return redirect("group", group_id=group.pk)
+    return redirect("scoresheet-settle" if night.is_scoresheet else "settle", session_id=night.pk)
 
 
 @require_GET

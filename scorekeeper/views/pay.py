@@ -2,15 +2,16 @@
 to copy, and the number as the others may see it."""
 
 import contextlib
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
 from scorekeeper import promptpay
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Membership, Player, Transfer
+from scorekeeper.models import Membership, MoneyLine, Player, Transfer
 from scorekeeper.qr import promptpay_svg
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import sessions
+from scorekeeper.services import debts, sessions
 
 
 def shown_target(player: Player, viewer: Membership | None) -> str:
@@ -43,16 +44,32 @@ def with_pay(rows: list[dict[str, Any]], viewer: Membership | None) -> list[dict
     ]
 
 
+def debt_rows(lines: Iterable[MoneyLine], viewer: Membership | None) -> list[dict[str, Any]]:
+    """Debts carried across nights (issue 21, item 4), each paid or not (`paid_at`, when the
+    reader says), with how to pay it by PromptPay while it is owed."""
+    rows = []
+    for debt in lines:
+        paid = getattr(debt, "paid_at", None) is not None
+        owed = None if paid else pay(debt.payer, debt.payee, debt.baht, viewer)
+        rows.append({"debt": debt, "paid": paid, "pay": owed})
+    return rows
+
+
 def transfer_step(request: HtmxHttpRequest, transfer: Transfer) -> None:
     """Take the step the transfer's form asks (issue 21, item 5): paid, received, or back to
-    unpaid (the host's alone once it was received). The payer and payee tap for themselves, or
-    anyone at the table for them on a shared phone: the audit says who tapped.
+    unpaid (the host's alone once it was received); carried to next time or not after all
+    (item 4). The payer and payee tap for themselves, or anyone at the table for them on a
+    shared phone: the audit says who tapped.
 
     A refusal means the transfer is already as asked (a double tap, another phone): the page
     shows it as it is."""
     actor = request.membership
     with contextlib.suppress(RuleError):
-        if request.POST.get("undo"):
+        if request.POST.get("carry"):
+            debts.transfer_carry(transfer=transfer, actor=actor)
+        elif request.POST.get("uncarry"):
+            debts.carry_undo(transfer=transfer, actor=actor)
+        elif request.POST.get("undo"):
             sessions.payment_undo(transfer=transfer, actor=actor)
         elif request.POST.get("received"):
             sessions.payment_receive(transfer=transfer, actor=actor)

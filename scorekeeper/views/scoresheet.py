@@ -44,12 +44,12 @@ from scorekeeper.forms_scoresheet import (
     ScoresheetOpenForm,
 )
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Game, LedgerLine, Membership, Player, Session, Transfer
+from scorekeeper.models import Game, LedgerLine, Membership, MoneyLine, Player, Session, Transfer
 from scorekeeper.rules import transfers as transfer_rules
 from scorekeeper.rules.dummy_points import Penalty
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import Card
-from scorekeeper.services import scoresheet, sessions
+from scorekeeper.services import debts, scoresheet, sessions
 from scorekeeper.services.scoresheet import DUMMY, GONG_ZHU
 from scorekeeper.templatetags.score import baht_text, date_text
 from scorekeeper.views import live, pay
@@ -536,15 +536,23 @@ def settle_now(session: Session, balances: dict[str, int]) -> list[dict[str, Any
 
 def transfer_rows(session: Session) -> list[dict[str, Any]]:
     """Who pays whom, each paid or not by the payment line that stands (not reversed), with who
-    tapped "paid" and when, in one statement."""
+    tapped "paid" and when; or carried to next time (issue 21, item 4), with who tapped and
+    whether the debt was paid since. One statement."""
     standing = LedgerLine.objects.filter(
         transfer=OuterRef("pk"), reverses__isnull=True, reversed_by__isnull=True
     ).order_by("-id")
+    carry = MoneyLine.objects.standing().filter(transfer=OuterRef("pk"), item=MoneyLine.Item.CARRY)
+    settle = MoneyLine.objects.standing().filter(
+        carried__transfer=OuterRef("pk"), item=MoneyLine.Item.SETTLE
+    )
     transfers = (
         session.transfers.select_related("payer", "payee", "received_by")
         .annotate(
             paid_at=Subquery(standing.values("recorded_at")[:1]),
             paid_by=Subquery(standing.values("by__name")[:1]),
+            carried_at=Subquery(carry.values("recorded_at")[:1]),
+            carried_by=Subquery(carry.values("by__name")[:1]),
+            debt_paid_at=Subquery(settle.values("recorded_at")[:1]),
         )
         .order_by("payer__name", "payee__name")
     )
@@ -555,6 +563,10 @@ def transfer_rows(session: Session) -> list[dict[str, Any]]:
             "baht": session.baht(t.amount),
             "paid_at": t.paid_at,
             "paid_by": t.paid_by,
+            "carried": t.carried_at is not None,
+            "carried_at": t.carried_at,
+            "carried_by": t.carried_by,
+            "debt_paid_at": t.debt_paid_at,
         }
         for t in transfers
     ]
@@ -624,6 +636,8 @@ def settle(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         "membership": request.membership,
         "error": error,
     }
+    if context["money"]:  # debts carried from earlier nights, beside these (issue 21, item 4)
+        context["debts"] = pay.debt_rows(debts.for_night(session), request.membership)
     return render(request, "scoresheet/settle.html", context, status=422 if error else 200)
 
 

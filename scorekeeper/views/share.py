@@ -29,7 +29,7 @@ def night(session: Session) -> dict[str, Any]:
     board = scoreboard(session)
     if session.is_open:
         transfers = [
-            {**t, "paid": False}
+            {**t, "paid": False, "carried": False}
             for t in scoresheet.settle_now(session, {r.player.name: r.balance for r in board})
         ]
     else:
@@ -40,6 +40,7 @@ def night(session: Session) -> dict[str, Any]:
                 "points": row["transfer"].amount,
                 "baht": row["baht"],
                 "paid": row["paid"],
+                "carried": row["carried"],
             }
             for row in scoresheet.transfer_rows(session)
         ]
@@ -75,7 +76,7 @@ def share_text(
     if transfers:
         lines.append(_("Who pays whom:"))
     for t in transfers:
-        tick = " ✓" if t["paid"] else ""
+        tick = " ✓" if t["paid"] else f" ({_('carried to next time')})" if t["carried"] else ""
         to = f" · {_('PromptPay')} {t['promptpay']}" if t["promptpay"] else ""
         lines.append(f"{t['payer']} → {t['payee']}: {baht_text(t['baht'])} ฿{to}{tick}")
     return "\n".join(lines)

@@ -23,7 +23,7 @@ from scorekeeper.forms import EventForm, SeatForm, SettleForm, StartForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Event, Game, LedgerLine, Membership, Player, Session
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import games, sessions
+from scorekeeper.services import debts, games, sessions
 from scorekeeper.views import live, pay, scoresheet
 from scorekeeper.views.access import HOST, PLAYER, VIEWER, game_for, session_for, transfer_for
 from scorekeeper.views.board import Row, scoreboard
@@ -343,12 +343,13 @@ def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             form.add_error(None, error_text(e))
         else:
             return redirect("settle", session_id=session.pk)
-    return render(
-        request,
-        "table/settle.html",
-        {**_settle_context(session, request.membership, board), "form": form},
-        status=422 if form.errors else 200,
-    )
+    context = {
+        **_settle_context(session, request.membership, board),
+        # Debts carried from earlier nights, beside tonight's transfers (issue 21, item 4).
+        "debts": pay.debt_rows(debts.for_night(session), request.membership),
+        "form": form,
+    }
+    return render(request, "table/settle.html", context, status=422 if form.errors else 200)
 
 
 def _settle_context(

@@ -166,6 +166,10 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Sessi
     page.locator("#transfers button.primary").first.click()
     expect(page.locator("#transfers li.paid")).to_have_count(1)
     look("settle-closed")
+    # One carried to next time (ติดไว้ก่อน): owed on the group's page and at the next sheet.
+    page.locator('#transfers li:not(.paid) form:has(input[name="carry"]) button').first.click()
+    expect(page.locator("#transfers")).to_contain_text("ติดไว้ก่อน ·")
+    look("settle-carried")
     look.visit(f"{table}summary", "summary")
     return session, host
 

@@ -17,13 +17,14 @@ from scorekeeper.models import (
     Group,
     LedgerLine,
     Membership,
+    MoneyLine,
     Player,
     Seat,
     Session,
     Standing,
     Transfer,
 )
-from scorekeeper.services import access, exports, games, sessions
+from scorekeeper.services import access, debts, exports, games, sessions
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import session_audit
 from tests.services.conftest import make_session
@@ -139,6 +140,12 @@ def make_rich_group() -> Group:
     games.event_add(game=playing, event={"type": "show-speto", "player": "Bee"})
     games.event_add(game=playing, event={"type": "head", "player": "Dan"})
     games.event_remove(game=playing, number=2, actor=guest)  # a mistake, taken back
+    # Carried to next time, paid at the second night, taken back and paid again (issue 21, item 4)
+    sessions.payment_undo(transfer=settle_up[-1], actor=host)
+    carry = debts.transfer_carry(transfer=settle_up[-1], actor=host)
+    debts.debt_settle(debt=carry, night=second, actor=guest)
+    debts.debt_settle_undo(debt=carry, actor=guest)
+    debts.debt_settle(debt=carry, actor=host)  # between nights, from the group's page
     return group
 
 
@@ -162,7 +169,8 @@ def test_the_rich_group_has_every_kind_of_row_and_audits_clean(db):
     assert Game.objects.filter(replaces__isnull=False).count() == 1
     assert Game.objects.exclude(document__tie_break=None).count() == 2  # head card and a draw
     assert Seat.objects.filter(until_game__isnull=False).exists()
-    assert LedgerLine.objects.filter(transfer__isnull=False, reverses__isnull=False).count() == 1
+    assert LedgerLine.objects.filter(transfer__isnull=False, reverses__isnull=False).count() == 2
+    assert MoneyLine.objects.count() == 4 and MoneyLine.objects.filter(reverses__isnull=False)
     assert Event.objects.count() == 6
     assert Event.objects.filter(removed_at__isnull=False).count() == 1
     assert AuditEntry.objects.filter(action__in=("game-undo", "event-remove")).count() == 2
@@ -253,8 +261,10 @@ def test_the_json_export_is_versioned_and_keeps_devices_invites_and_keys_behind(
         "memberships",
         "sessions",
         "lines",
+        "money_lines",
         "audit",
     }
+    assert {line["unit"] for line in export["money_lines"]} == {"baht"}  # never points
     assert export["group"]["name"] == "วงวันเสาร์"
     assert export["memberships"][0] == {
         "name": "พี่หนึ่ง",
@@ -314,7 +324,18 @@ def test_an_import_of_a_session_export_recreates_that_session(db, export):
 
 
 def counts() -> dict[str, int]:
-    tables = (Group, Player, Membership, Session, Seat, Game, Event, Transfer, LedgerLine)
+    tables = (
+        Group,
+        Player,
+        Membership,
+        Session,
+        Seat,
+        Game,
+        Event,
+        Transfer,
+        LedgerLine,
+        MoneyLine,
+    )
     return {m.__name__: m.objects.count() for m in (*tables, Standing, AuditEntry)}
 
 
@@ -356,6 +377,10 @@ def broken(export: dict, where: str, value: object) -> dict:
         ("lines.-1.reverses", 10**6, r"reverses refers to 1000000"),
         ("lines.-1.recorded_at", KeyError, r"recorded_at is missing"),
         ("sessions.0.standings.0.net", 999, "sessions\\[0\\] does not add up"),
+        ("money_lines.0.unit", "points", r"money_lines\[0\]\.unit must be 'baht'"),
+        ("money_lines.0.baht", "lots", r"money_lines\[0\]\.baht must be an amount of baht"),
+        ("money_lines.1.carried", 3, r"money_lines\[1\]\.carried refers to 3"),
+        ("money_lines.0.baht", "1.00", "is not the carry of transfer"),
     ],
     ids=[
         "unknown format",
@@ -371,6 +396,10 @@ def broken(export: dict, where: str, value: object) -> dict:
         "reversal of a line not exported",
         "missing time",
         "standings that disagree with the ledger",
+        "money line in points",
+        "money line amount not a number",
+        "payment of a debt carried later",
+        "carry that is not its transfer's",
     ],
 )
 def test_an_import_of_malformed_data_is_refused_with_a_clear_error_and_writes_nothing(

@@ -33,10 +33,11 @@ from scorekeeper.models import (
     Invite,
     LedgerLine,
     Membership,
+    MoneyLine,
     Session,
     Transfer,
 )
-from scorekeeper.services import access, games, sessions
+from scorekeeper.services import access, debts, games, sessions
 
 pytestmark = [pytest.mark.soak]
 
@@ -78,7 +79,8 @@ FIELDS: dict[str, list[str]] = {
     "promptpay": ["promptpay", "promptpay_public"],
     "seats": ["position", "name"],
     "settle": ["mode", "hub"],
-    "transfer-paid": ["undo"],
+    "transfer-paid": ["undo", "carry", "uncarry", "received"],
+    "debt-paid": ["night", "undo"],
     "game-finish": FINISH,
     "offline-event": ["player", "close", "count", "reason"],
     "offline-finish": FINISH,
@@ -122,6 +124,7 @@ VALID: dict[str, dict[str, Any]] = {
     "seats": {"position": "1", "name": "Eve"},
     "settle": {"mode": "fewest"},
     "transfer-paid": {},
+    "debt-paid": {},
     "game-finish": VALID_FINISH,
     "offline-event": {"player": "Bee", "close": "Cat", "count": "1", "reason": "misdeal"},
     "offline-finish": VALID_FINISH,
@@ -200,6 +203,7 @@ class Night:
     closed: Session
     transfer: Transfer
     invite: Invite
+    debt: MoneyLine  # a transfer of the closed night carried to next time
 
     def ensure(self, in_play: bool = True) -> dict[str, int]:
         """Put back what earlier posts used up: a game waiting for a tie, a voided game not yet
@@ -274,6 +278,7 @@ class Night:
             "seats": f"/s/{s}/seats",
             "settle": f"/s/{s}/settle",
             "transfer-paid": f"/s/{self.closed.pk}/transfers/{self.transfer.pk}/paid",
+            "debt-paid": f"/g/{self.group.pk}/debts/{self.debt.pk}/paid",
             "game-finish": f"/s/{s}/games/{game_id}/finish",
             # A game started offline by a key: one that never landed (refused, 409)
             "offline-event": f"/s/{s}/games/key/never-started/events/{event_type}",
@@ -328,12 +333,14 @@ def night(db: None, settings: Any) -> Night:
             "points": {"Ann": 1, "Bee": 2, "Dan": 3},
         },
     )
-    transfer = sessions.session_close(session=closed)[0]
-    return Night(group, host, player, session, closed, transfer, invite)
+    transfer, *_, last = sessions.session_close(session=closed)
+    debt = debts.transfer_carry(transfer=last)
+    return Night(group, host, player, session, closed, transfer, invite, debt)
 
 
-def ledger() -> tuple[int, int, int]:
-    return LedgerLine.objects.count(), Game.objects.count(), Event.objects.count()
+def ledger() -> tuple[int, int, int, int]:
+    counts = LedgerLine.objects.count(), MoneyLine.objects.count()
+    return *counts, Game.objects.count(), Event.objects.count()
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ from django.urls import get_resolver
 from django.utils import timezone
 
 from scorekeeper.models import Game, Invite, Limit, Membership
-from scorekeeper.services import access, games, scoresheet, sessions
+from scorekeeper.services import access, debts, games, scoresheet, sessions
 from tests.views.conftest import finish_data, member
 
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
@@ -46,6 +46,7 @@ GUARDED = {
     "summary-card": ("get", VIEWER),
     "share-revoke": ("post", HOST),
     "transfer-paid": ("post", PLAYER),
+    "debt-paid": ("post", PLAYER),
     "game": ("get", VIEWER),
     "game-finish": ("post", PLAYER),
     "offline-game": ("get", PLAYER),
@@ -119,6 +120,7 @@ def night(table, client):
         "game_id": first.pk,
         "transfer_session": other.pk,
         "transfer_id": transfer.pk,
+        "debt_id": debts.transfer_carry(transfer=transfer).pk,
         "membership_id": host.pk,
         "player_id": first.dealer.pk,
         "invite_id": access.invite_create(group=table.group, role=PLAYER, by=host).pk,
@@ -151,6 +153,7 @@ def address(name: str, ids: dict) -> str:
         "offline-event": {"session_id": ids["session_id"], "key": "k1", "event_type": "head"},
         "offline-finish": {"session_id": ids["session_id"], "key": "k1"},
         "transfer-paid": {"session_id": ids["transfer_session"], "transfer_id": ids["transfer_id"]},
+        "debt-paid": {"group_id": ids["group_id"], "debt_id": ids["debt_id"]},
         "scoresheet-open": {"group_id": ids["group_id"], "ruleset": "gong-zhu"},
         "scoresheet-hand": {
             "session_id": ids["scoresheet_session"],

@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from scorekeeper.models import Game, Group, Membership, Session, Transfer
-from scorekeeper.services import access, games, scoresheet, sessions, sharing
+from scorekeeper.services import access, debts, games, scoresheet, sessions, sharing
 from tests.scoresheet_nights import score_sheets
 
 # Latin-script words that stay as they are in a Thai page, each for its reason.
@@ -53,6 +53,8 @@ NOT_PAGES = {
     "member-remove": "a POST that redirects to the members page",
     "invite-revoke": "a POST that redirects to the members page",
     "transfer-paid": "a POST that redirects to the settle page",
+    "debt-paid": "a POST that redirects to the settle page or the group page (a refusal: its Thai"
+    " message there)",
     "scoresheet-paid": "a POST that redirects to the settle page",
     "event-remove": "a POST that redirects to the table (a refusal answers with the table page)",
     "game-undo": "a POST that redirects to the end-of-game form (a refusal: the table page)",
@@ -195,6 +197,10 @@ def evening(db: None, client: Client) -> Evening:
     games.game_finish(game=tie, outcome=knock(c, "normal", **{a: 10, b: 10, d: 25}))
     in_play = games.game_start(session=night, head_color="red", actor=host, idempotency_key="k1")
     tie.refresh_from_db()
+    # Carried to next time: one still owed, one paid at the next night (issue 21, item 4).
+    owed, paid = (debts.transfer_carry(transfer=t, actor=host) for t in transfers[1:3])
+    debts.debt_settle(debt=paid, night=night, actor=host)
+    assert owed.baht > 0
     dummy, hand, gong, gong_hand = score_sheets(group, host, NAMES)
     gong_transfers = scoresheet.scoresheet_close(session=gong, actor=host)
     User.objects.create_user("สมชาย", password="ไพ่ดัมมี่ทุกคืน")

@@ -1,0 +1,157 @@
+"""Carried to next time, ติดไว้ก่อน (issue 21, item 4): a settle-up transfer not paid tonight
+stays owed across nights, in baht, until it is paid.
+
+Carrying and paying are lines of the group's money ledger (`MoneyLine`), each audited; a
+mistake is taken back by a reversing line. A carried transfer is neither paid nor unpaid on its
+night: it is owed to the group's running balance instead.
+"""
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+
+from scorekeeper.models import Group, Membership, MoneyLine, Session, Transfer
+from scorekeeper.services.access import audit
+from scorekeeper.services.errors import ServiceError
+from scorekeeper.services.sessions import lock_transfer, standing_payment
+
+
+def owed(group: Group) -> QuerySet[MoneyLine]:
+    """What the group's players still owe each other across nights: each debt carried and not
+    paid, oldest first, with its night and who owes whom."""
+    lines = MoneyLine.objects.filter(group=group).open_debts()
+    return lines.select_related("payer", "payee", "session").order_by("id")
+
+
+def for_night(session: Session) -> QuerySet[MoneyLine]:
+    """The debts the night's settle-up shows beside its own transfers: those carried from an
+    earlier night and still owed, and those paid at this night (`paid_at`, `paid_by` say when
+    and who tapped). One statement."""
+    settles = MoneyLine.objects.standing().filter(carried=OuterRef("pk"))
+    here = settles.filter(session=session).order_by("-id")
+    lines = (
+        MoneyLine.objects.standing()
+        .filter(group_id=session.group_id, item=MoneyLine.Item.CARRY)
+        .exclude(session=session)
+        .annotate(
+            paid=Exists(settles),
+            paid_at=Subquery(here.values("recorded_at")[:1]),
+            paid_by=Subquery(here.values("by__name")[:1]),
+        )
+        .filter(
+            Q(paid_at__isnull=False) | Q(paid=False, session__started_at__lt=session.started_at)
+        )
+    )
+    return lines.select_related("payer", "payee", "session").order_by("id")
+
+
+def standing_carry(transfer: Transfer) -> MoneyLine | None:
+    """The line that carries the transfer to next time, if one stands."""
+    return transfer.money_lines.standing().filter(item=MoneyLine.Item.CARRY).first()
+
+
+def _detail(line: MoneyLine) -> dict[str, object]:
+    return {
+        "line": line.pk, "payer": line.payer.name, "payee": line.payee.name,
+        "baht": str(line.baht), "unit": MoneyLine.UNIT,
+    }  # fmt: skip
+
+
+@transaction.atomic
+def transfer_carry(*, transfer: Transfer, actor: Membership | None = None) -> MoneyLine:
+    """Carry an unpaid transfer to next time: its amount in baht at its night's point value
+    is owed across nights from now on."""
+    transfer = lock_transfer(transfer)
+    if standing_payment(transfer) is not None:
+        raise ServiceError("carry-paid", "this transfer is already marked paid", field="transfer")
+    if transfer.carried:
+        raise ServiceError("carried-twice", "this transfer is already carried", field="transfer")
+    line = MoneyLine.objects.create(
+        group_id=transfer.session.group_id,
+        session=transfer.session,
+        transfer=transfer,
+        payer=transfer.payer,
+        payee=transfer.payee,
+        baht=transfer.session.baht(transfer.amount),
+        item=MoneyLine.Item.CARRY,
+        by=actor,
+    )
+    audit(actor=actor, action="transfer-carry", session=transfer.session, detail=_detail(line))
+    return line
+
+
+@transaction.atomic
+def carry_undo(*, transfer: Transfer, actor: Membership | None = None) -> MoneyLine:
+    """Take back a carry made by mistake (a reversing line): the transfer is unpaid again. A
+    debt already paid on a later night is not taken back from here."""
+    transfer = lock_transfer(transfer)
+    carry = standing_carry(transfer)
+    if carry is None:
+        raise ServiceError("not-carried", "this transfer is not carried", field="transfer")
+    if carry.settles.standing().exists():
+        raise ServiceError("debt-paid", "this debt is already paid", field="transfer")
+    reversal = _reverse(carry, session=transfer.session, actor=actor)
+    audit(actor=actor, action="carry-undo", session=transfer.session, detail=_detail(carry))
+    return reversal
+
+
+def _lock_debt(debt: MoneyLine) -> MoneyLine:
+    """Lock the carry (so two phones cannot pay it at once) and read it with who owes whom."""
+    lines = MoneyLine.objects.select_related("payer", "payee", "group", "session")
+    return lines.select_for_update(of=("self",)).get(pk=debt.pk, item=MoneyLine.Item.CARRY)
+
+
+@transaction.atomic
+def debt_settle(
+    *, debt: MoneyLine, night: Session | None = None, actor: Membership | None = None
+) -> MoneyLine:
+    """Record that a carried debt was paid, at `night` (or between nights): its whole amount."""
+    debt = _lock_debt(debt)
+    if debt.reverses_id is not None or MoneyLine.objects.filter(reverses=debt).exists():
+        raise ServiceError("debt-taken-back", "this debt was taken back", field="debt")
+    if debt.settles.standing().exists():
+        raise ServiceError("debt-paid", "this debt is already paid", field="debt")
+    if night is not None and night.group_id != debt.group_id:
+        raise ServiceError("debt-night", "that night is another group's", field="night")
+    line = MoneyLine.objects.create(
+        group_id=debt.group_id,
+        session=night,
+        carried=debt,
+        payer=debt.payer,
+        payee=debt.payee,
+        baht=debt.baht,
+        item=MoneyLine.Item.SETTLE,
+        by=actor,
+    )
+    audit(actor=actor, action="debt-settle", group=debt.group, session=night, detail=_detail(line))
+    return line
+
+
+@transaction.atomic
+def debt_settle_undo(*, debt: MoneyLine, actor: Membership | None = None) -> MoneyLine:
+    """Take back a payment of a carried debt marked by mistake: the debt is owed again."""
+    debt = _lock_debt(debt)
+    paid = debt.settles.standing().first()
+    if paid is None:
+        raise ServiceError("debt-not-paid", "this debt is not marked paid", field="debt")
+    reversal = _reverse(paid, session=paid.session, actor=actor)
+    audit(
+        actor=actor, action="debt-settle-undo", group=debt.group, session=paid.session,
+        detail=_detail(paid),
+    )  # fmt: skip
+    return reversal
+
+
+def _reverse(line: MoneyLine, *, session: Session | None, actor: Membership | None) -> MoneyLine:
+    """A visible reversal: the same amount, payer and payee swapped."""
+    return MoneyLine.objects.create(
+        group_id=line.group_id,
+        session=session,
+        transfer_id=line.transfer_id,
+        carried_id=line.carried_id,
+        payer_id=line.payee_id,
+        payee_id=line.payer_id,
+        baht=line.baht,
+        item=line.item,
+        reverses=line,
+        by=actor,
+    )
