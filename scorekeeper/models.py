@@ -338,14 +338,36 @@ class Transfer(models.Model):
         ordering = ("payer__name", "payee__name")
 
 
-class AppendOnlyQuerySet(models.QuerySet["LedgerLine"]):
+APPEND_ONLY = "the ledger is append-only: write a reversing line instead"
+
+
+class AppendOnlyQuerySet[M: models.Model](models.QuerySet[M]):
+    """A ledger's rows in bulk: never updated, never deleted."""
+
     def update(self, **kwargs: Any) -> int:
-        raise TypeError("the ledger is append-only: write a reversing line instead")
+        raise TypeError(APPEND_ONLY)
 
     def delete(self) -> tuple[int, dict[str, int]]:
-        raise TypeError("the ledger is append-only: write a reversing line instead")
+        raise TypeError(APPEND_ONLY)
 
-    def for_session(self, session: Session) -> "AppendOnlyQuerySet":
+
+class AppendOnly(models.Model):
+    """A ledger's row: written once, never updated, never deleted."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise TypeError(APPEND_ONLY)
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise TypeError(APPEND_ONLY)
+
+
+class LedgerLineQuerySet(AppendOnlyQuerySet["LedgerLine"]):
+    def for_session(self, session: Session) -> "LedgerLineQuerySet":
         return self.filter(session=session)
 
     def game_nets(
@@ -368,7 +390,7 @@ class AppendOnlyQuerySet(models.QuerySet["LedgerLine"]):
         return nets
 
 
-class LedgerLine(models.Model):
+class LedgerLine(AppendOnly):
     """One payment owed (or, for `payment`, made): payer → payee. Never updated, never deleted."""
 
     PAYMENT = "payment"  # item of a settle-up payment, which pays a debt back
@@ -401,7 +423,7 @@ class LedgerLine(models.Model):
     )
     recorded_at = models.DateTimeField(default=timezone.now)
 
-    objects = AppendOnlyQuerySet.as_manager()
+    objects = LedgerLineQuerySet.as_manager()
 
     class Meta:
         ordering = ("id",)
@@ -410,22 +432,8 @@ class LedgerLine(models.Model):
             models.CheckConstraint(condition=~Q(payer=models.F("payee")), name="line_two_players"),
         ]
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None:
-            raise TypeError("the ledger is append-only: write a reversing line instead")
-        super().save(*args, **kwargs)
 
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise TypeError("the ledger is append-only: write a reversing line instead")
-
-
-class MoneyLineQuerySet(models.QuerySet["MoneyLine"]):
-    def update(self, **kwargs: Any) -> int:
-        raise TypeError("the ledger is append-only: write a reversing line instead")
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise TypeError("the ledger is append-only: write a reversing line instead")
-
+class MoneyLineQuerySet(AppendOnlyQuerySet["MoneyLine"]):
     def standing(self) -> "MoneyLineQuerySet":
         """The lines that count: neither a reversal nor reversed."""
         return self.filter(reverses__isnull=True, reversed_by__isnull=True)
@@ -437,7 +445,7 @@ class MoneyLineQuerySet(models.QuerySet["MoneyLine"]):
         return carries.exclude(models.Exists(settled))
 
 
-class MoneyLine(models.Model):
+class MoneyLine(AppendOnly):
     """A line of a group's money ledger, in baht (not points: nights may have different point
     values): a settle-up transfer carried to next time, and the carried debt paid (issue 21,
     item 4). Never updated, never deleted; a mistake is taken back by a reversing line."""
@@ -482,14 +490,6 @@ class MoneyLine(models.Model):
                 condition=~Q(payer=models.F("payee")), name="money_line_two_players"
             ),
         ]
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None:
-            raise TypeError("the ledger is append-only: write a reversing line instead")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise TypeError("the ledger is append-only: write a reversing line instead")
 
 
 class Standing(models.Model):
