@@ -50,6 +50,9 @@ def test_a_carried_transfer_is_owed_in_baht_on_the_next_night_and_paid_there(en,
     page = en.get(f"/s/{table.pk}/settle").content.decode()
     assert "Carried to next time · tapped by" in page
     assert "Pay " not in page.split("Who pays whom")[1].split("</li>")[0]  # no QR for it now
+    summary = en.get(f"/s/{table.pk}/summary").content.decode()
+    shared = f"{transfer.payer.name} → {transfer.payee.name}: "
+    assert "฿ (carried to next time)" in summary.split(shared)[1].split("\n")[0]
 
     later = next_night(table)  # another night, another point value: the debt keeps its baht
     settle_up = en.get(f"/s/{later.pk}/settle").content.decode()  # the night still open
