@@ -1,12 +1,12 @@
 """Paying a transfer by PromptPay (issue 21, item 3): the QR code with the amount, the number
 to copy, and the number as the others may see it."""
 
-import contextlib
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
 from scorekeeper import promptpay
+from scorekeeper.error_text import error_text
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Membership, MoneyLine, Player, Transfer
 from scorekeeper.qr import promptpay_svg
@@ -55,16 +55,16 @@ def debt_rows(lines: Iterable[MoneyLine], viewer: Membership | None) -> list[dic
     return rows
 
 
-def transfer_step(request: HtmxHttpRequest, transfer: Transfer) -> None:
+def transfer_step(request: HtmxHttpRequest, transfer: Transfer) -> str | None:
     """Take the step the transfer's form asks (issue 21, item 5): paid, received, or back to
     unpaid (the host's alone once it was received); carried to next time or not after all
     (item 4). The payer and payee tap for themselves, or anyone at the table for them on a
     shared phone: the audit says who tapped.
 
-    A refusal means the transfer is already as asked (a double tap, another phone): the page
-    shows it as it is."""
+    Return why the step was refused, in the visitor's language (a double tap, another phone
+    first, a host's step): the page shows it above the transfers as they are now."""
     actor = request.membership
-    with contextlib.suppress(RuleError):
+    try:
         if request.POST.get("carry"):
             debts.transfer_carry(transfer=transfer, actor=actor)
         elif request.POST.get("uncarry"):
@@ -75,3 +75,6 @@ def transfer_step(request: HtmxHttpRequest, transfer: Transfer) -> None:
             sessions.payment_receive(transfer=transfer, actor=actor)
         else:
             sessions.payment_record(transfer=transfer, actor=actor)
+    except RuleError as e:
+        return error_text(e)
+    return None

@@ -646,10 +646,17 @@ def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -
     """Mark a Gong Zhu payment made (or undo the mark), as a payment line of the ledger."""
     transfer = transfer_for(request, session_id, transfer_id, PLAYER, scoresheet=True)
     session = transfer.session
-    pay.transfer_step(request, transfer)
-    if request.htmx:
-        context = {**settle_context(session, request.membership), "membership": request.membership}
-        return render(request, "scoresheet/settle.html#transfers", context)
+    refused = pay.transfer_step(request, transfer)
+    if request.htmx:  # the transfers as they are now, and why a refused step was refused
+        context = {
+            **settle_context(session, request.membership),
+            "membership": request.membership,
+            "refused": refused,
+        }
+        status = 409 if refused else 200
+        return render(request, "scoresheet/settle.html#transfers", context, status=status)
+    if refused:
+        messages.warning(request, refused)
     return redirect("scoresheet-settle", session_id=session_id)
 
 

@@ -369,13 +369,13 @@ def _settle_context(
 @require_POST
 def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -> HttpResponse:
     transfer = transfer_for(request, session_id, transfer_id, PLAYER, scoresheet=False)
-    pay.transfer_step(request, transfer)
-    if request.htmx:
-        return render(
-            request,
-            "table/settle.html#transfers",
-            _settle_context(transfer.session, request.membership),
-        )
+    refused = pay.transfer_step(request, transfer)
+    if request.htmx:  # the transfers as they are now, and why a refused step was refused
+        context = {**_settle_context(transfer.session, request.membership), "refused": refused}
+        status = 409 if refused else 200
+        return render(request, "table/settle.html#transfers", context, status=status)
+    if refused:
+        messages.warning(request, refused)
     return redirect("settle", session_id=session_id)
 
 

@@ -197,3 +197,20 @@ def test_the_money_ledger_is_append_only(table):
         MoneyLine.objects.all().update(baht=1)
     with pytest.raises(TypeError):
         MoneyLine.objects.all().delete()
+
+
+def test_a_step_another_phone_already_took_is_refused_with_why_and_the_transfers_as_they_are(
+    en, table
+):
+    transfer = closed(table)[0]
+    other = Client(HTTP_ACCEPT_LANGUAGE="en")
+    member(other, table.group, Membership.Role.PLAYER)
+    en.post(carry_url(transfer), {}, **HTMX)  # this phone marks it paid
+    late = other.post(carry_url(transfer), {"carry": "1"}, **HTMX)  # the other, a moment late
+    assert late.status_code == 409
+    page = late.content.decode()
+    assert "This transfer is already marked paid: there is nothing to carry." in page
+    assert "Paid · tapped by" in page  # the transfer as it is now
+    assert not MoneyLine.objects.exists()
+    plain = other.post(carry_url(transfer), {"carry": "1"}, follow=True).content.decode()
+    assert "This transfer is already marked paid: there is nothing to carry." in plain
