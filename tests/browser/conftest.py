@@ -173,15 +173,20 @@ def open_page(
     context = new_context(browser, **options)
     page = context.new_page()
     problems = watch(page, server_errors=server_errors)
+    hung = False
     try:
         yield page
     except BaseException as error:
+        # Interrupted by pytest-timeout: Chromium may not answer a close either (closing has
+        # no time limit), so the context is left behind for the browser's own end.
+        hung = "pytest-timeout" in str(error)
         error.add_note(keep_failed(page, name))
         for problem in problems:
             error.add_note(problem)
         raise
     finally:
-        context.close()  # stops the htmx polls before the database is flushed
+        if not hung:
+            context.close()  # stops the htmx polls before the database is flushed
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
 
