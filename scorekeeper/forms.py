@@ -8,11 +8,13 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.models import Session, Transfer
+from scorekeeper.models import Player, Session, Transfer
 from scorekeeper.names import cleaned
 from scorekeeper.numbers import AmountField, WholeNumberField
 from scorekeeper.rules.document import LARGEST
 from scorekeeper.rules.knock_dummy import KnockKind, Level
+from scorekeeper.rules.settle_up import STEPS as ROUNDING_STEPS
+from scorekeeper.services import settle_up
 
 KIND_LABELS = {
     KnockKind.NORMAL: _("Normal knock (น็อกธรรมดา)"),
@@ -415,6 +417,9 @@ class TieForm(forms.Form):
 
 
 class SettleForm(forms.Form):
+    """How the host closes the night (issue 21, item 2): the transfers, the table fee (ต๋ง) and
+    the rounding. Every field has a default, so a night closes with one tap."""
+
     mode = forms.ChoiceField(
         label=_("How to settle up"),
         choices=[
@@ -423,12 +428,76 @@ class SettleForm(forms.Form):
         ],
         initial=Transfer.Mode.FEWEST,
         widget=forms.RadioSelect,
+        required=False,
     )
     hub = forms.ChoiceField(label=_("Who everyone settles with"), required=False)
+    fee = AmountField(
+        label=_("Table fee (ต๋ง), baht"),
+        min_value=Decimal(0),
+        max_digits=12,
+        decimal_places=2,
+        required=False,
+        help_text=_("Leave empty for no table fee."),
+    )
+    fee_per = forms.ChoiceField(
+        label=_("The fee is paid"),
+        choices=Session.FeePer.choices,
+        initial=Session.FeePer.GAME,
+        required=False,
+    )
+    fee_to = forms.ChoiceField(label=_("The fee goes to"), required=False)
+    rounding = forms.TypedChoiceField(
+        label=_("Round each transfer to"),
+        coerce=int,
+        choices=[
+            (0, _("exact, to the satang")),
+            *((step, format_lazy("{} {}", step, _("baht"))) for step in ROUNDING_STEPS if step),
+        ],
+        initial=0,
+        required=False,
+    )
+    rounding_by = forms.ChoiceField(label=_("Who carries what rounding leaves"), required=False)
 
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _choices(self, "hub").choices = [("", "—"), *((p, p) for p in players)]
+        named = [(p, p) for p in players]
+        _choices(self, "hub").choices = [("", "—"), *named]
+        _choices(self, "fee_to").choices = [("", _("the house")), *named]
+        _choices(self, "rounding_by").choices = [("", _("the night's biggest winner")), *named]
+
+    def choices(self, players: list[Player]) -> settle_up.Choices:
+        """What was chosen, the players named (the form's choices allow only theirs)."""
+        data, by_name = self.cleaned_data, {p.name: p for p in players}
+        return settle_up.Choices(
+            mode=data["mode"] or Transfer.Mode.FEWEST,
+            hub=by_name.get(data["hub"]),
+            fee=data["fee"] or Decimal(0),
+            fee_per=data["fee_per"] or Session.FeePer.GAME,
+            fee_to=by_name.get(data["fee_to"]),
+            rounding=data["rounding"] or 0,
+            rounding_by=by_name.get(data["rounding_by"]),
+        )
+
+
+class CostForm(forms.Form):
+    """A shared cost of the night (ค่าใช้จ่ายร่วม): what, how much, who paid, shared among whom."""
+
+    reason = forms.CharField(label=_("What for (food, drinks…)"), max_length=60)
+    baht = AmountField(
+        label=_("How much, baht"),
+        min_value=Decimal("0.01"),
+        max_digits=9,
+        decimal_places=2,
+    )
+    paid_by = forms.ChoiceField(label=_("Who paid"))
+    among = forms.MultipleChoiceField(label=_("Shared among"), widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        named = [(p, p) for p in players]
+        _choices(self, "paid_by").choices = named
+        _choices(self, "among").choices = named
+        self.fields["among"].initial = players
 
 
 class SeatForm(forms.Form):

@@ -130,6 +130,24 @@ class Session(models.Model):
     # table as they are written, and leave the settle-up; else everything is settled at the end.
     pays_at_table = models.BooleanField(default=False)
 
+    # The settle-up in baht (issue 21, item 2), chosen by the host when the night closes: the
+    # table fee (ต๋ง) per game from its winner or per night from each player, to `fee_to` (none:
+    # the house); transfers rounded to `rounding` whole baht (0: exact), the residue carried by
+    # `rounding_by`. Kept so the audit can check the fee and rounding lines written then.
+    class FeePer(models.TextChoices):
+        GAME = "game", _("per game, from the game's winner")
+        NIGHT = "night", _("per night, from each player")
+
+    fee = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal(0))
+    fee_per = models.CharField(max_length=8, choices=FeePer.choices, default=FeePer.GAME)
+    fee_to = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    rounding = models.PositiveSmallIntegerField(default=0)  # whole baht; 0: to the satang
+    rounding_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
     objects = SessionQuerySet.as_manager()
     latest_number: int | None  # read with_latest_game() only
     latest_status: str | None
@@ -312,7 +330,7 @@ class Event(models.Model):
 
 
 class Transfer(models.Model):
-    """A payment the settle-up asks for at the end of a session."""
+    """A payment the settle-up asks for at the end of a session, in baht (issue 21, item 2)."""
 
     class Mode(models.TextChoices):
         FEWEST = "fewest", _("fewest transfers")
@@ -320,12 +338,15 @@ class Transfer(models.Model):
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="transfers")
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    amount = models.PositiveBigIntegerField()  # points
+    # None: the house, which a table fee may go to (issue 21, item 2).
+    payee = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    baht = models.DecimalField(max_digits=12, decimal_places=2)
     mode = models.CharField(max_length=8, choices=Mode.choices)
     created_at = models.DateTimeField(default=timezone.now)
     # Who tapped "received", and when (issue 21, item 5); who tapped "paid" is on the payment's
-    # ledger line (`LedgerLine.by`), which says whether it is paid.
+    # money line (`MoneyLine.by`, item `paid`), which says whether it is paid.
     received_by = models.ForeignKey(
         "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -336,6 +357,19 @@ class Transfer(models.Model):
 
     class Meta:
         ordering = ("payer__name", "payee__name")
+        constraints: ClassVar = [
+            # 0 only on a night for no money closed before the settle-up was in baht.
+            models.CheckConstraint(condition=Q(baht__gte=0), name="transfer_baht_not_negative"),
+        ]
+
+    @property
+    def payee_name(self) -> str:
+        return payee_name(self.payee)
+
+
+def payee_name(payee: Player | None) -> str:
+    """A payee's name: a player's, or the house's."""
+    return str(_("the house")) if payee is None else payee.name
 
 
 APPEND_ONLY = "the ledger is append-only: write a reversing line instead"
@@ -402,6 +436,8 @@ class LedgerLine(AppendOnly):
     event = models.ForeignKey(
         Event, null=True, blank=True, on_delete=models.PROTECT, related_name="lines"
     )
+    # Only on nights closed before the settle-up was in baht: a transfer's payment in points.
+    # A transfer is now paid by a money line (MoneyLine.Item.PAID).
     transfer = models.ForeignKey(
         Transfer, null=True, blank=True, on_delete=models.PROTECT, related_name="lines"
     )
@@ -445,16 +481,42 @@ class MoneyLineQuerySet(AppendOnlyQuerySet["MoneyLine"]):
         return carries.exclude(models.Exists(settled))
 
 
+class Cost(models.Model):
+    """A shared cost of the night (ค่าใช้จ่ายร่วม: food, drinks) as it was entered: who paid, how
+    much, shared among whom. Its money lines are what each owes; taking it back reverses them."""
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="costs")
+    reason = models.CharField(max_length=60)
+    baht = models.DecimalField(max_digits=12, decimal_places=2)
+    paid_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    among = models.JSONField()  # the player ids it is shared among
+    by = models.ForeignKey(
+        "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("id",)
+        constraints: ClassVar = [
+            models.CheckConstraint(condition=Q(baht__gt=0), name="cost_baht_positive"),
+        ]
+
+
 class MoneyLine(AppendOnly):
     """A line of a group's money ledger, in baht (not points: nights may have different point
-    values): a settle-up transfer carried to next time, and the carried debt paid (issue 21,
-    item 4). Never updated, never deleted; a mistake is taken back by a reversing line."""
+    values): a night's shared costs, table fee and rounding, the payment of a settle-up transfer
+    (issue 21, item 2); a transfer carried to next time, and the carried debt paid (item 4).
+    Never updated, never deleted; a mistake is taken back by a reversing line."""
 
     UNIT = "baht"
 
     class Item(models.TextChoices):
         CARRY = "carry", _("carried to next time")
         SETTLE = "settle", _("carried debt paid")
+        PAID = "paid", _("transfer paid")
+        COST = "cost", _("shared cost")
+        FEE = "fee", _("table fee (ต๋ง)")
+        ROUNDING = "rounding", _("rounding")
 
     group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="money_lines")
     # The night it was written at: a carry, the transfer's night; a settle, the night it was
@@ -468,10 +530,19 @@ class MoneyLine(AppendOnly):
     carried = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="settles"
     )  # a settle: the carry it pays
-    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    cost = models.ForeignKey(
+        Cost, null=True, blank=True, on_delete=models.PROTECT, related_name="lines"
+    )  # a cost: the shared cost it is a share of
+    # None: the house (a table fee's payee; the payer of a reversal of a line paying it).
+    payer = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    payee = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     baht = models.DecimalField(max_digits=12, decimal_places=2)
     item = models.CharField(max_length=8, choices=Item.choices)
+    reason = models.CharField(max_length=60, blank=True)  # a cost's what; a fee's game number
     reverses = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
     )
@@ -481,6 +552,14 @@ class MoneyLine(AppendOnly):
     recorded_at = models.DateTimeField(default=timezone.now)
 
     objects = MoneyLineQuerySet.as_manager()
+
+    @property
+    def payer_name(self) -> str:
+        return payee_name(self.payer)
+
+    @property
+    def payee_name(self) -> str:
+        return payee_name(self.payee)
 
     class Meta:
         ordering = ("id",)
@@ -716,6 +795,8 @@ class AuditEntry(models.Model):
         "carry-undo": _("took back a carry to next time"),
         "debt-settle": _("marked a carried debt paid"),
         "debt-settle-undo": _("marked a carried debt unpaid"),
+        "cost-add": _("added a shared cost"),
+        "cost-remove": _("took back a shared cost"),
     }
 
     class Meta:

@@ -4,6 +4,7 @@ from scorekeeper.converters import Id
 from scorekeeper.views import (
     accounts,
     app,
+    costs,
     exports,
     games,
     groups,
@@ -62,6 +63,8 @@ urlpatterns = [
     path("s/<id:session_id>/games/start", table.game_start, name="game-start"),
     path("s/<id:session_id>/seats", table.seats, name="seats"),
     path("s/<id:session_id>/settle", table.settle_up, name="settle"),
+    path("s/<id:session_id>/costs", costs.cost_add, name="cost-add"),
+    path("s/<id:session_id>/costs/<id:cost_id>/remove", costs.cost_remove, name="cost-remove"),
     path("s/<id:session_id>/summary", share.summary, name="summary"),
     path("s/<id:session_id>/card.png", share.card, name="summary-card"),
     path("s/<id:session_id>/share/revoke", share.revoke, name="share-revoke"),

@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from scorekeeper.models import Group, Membership, MoneyLine, Session, Transfer
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.sessions import lock_transfer, standing_payment
+from scorekeeper.services.sessions import lock_transfer, money_reverse, standing_payment
 
 
 def owed(group: Group) -> QuerySet[MoneyLine]:
@@ -51,7 +51,7 @@ def standing_carry(transfer: Transfer) -> MoneyLine | None:
 
 def _detail(line: MoneyLine) -> dict[str, object]:
     return {
-        "line": line.pk, "payer": line.payer.name, "payee": line.payee.name,
+        "line": line.pk, "payer": line.payer_name, "payee": line.payee_name,
         "baht": str(line.baht), "unit": MoneyLine.UNIT,
     }  # fmt: skip
 
@@ -71,7 +71,7 @@ def transfer_carry(*, transfer: Transfer, actor: Membership | None = None) -> Mo
         transfer=transfer,
         payer=transfer.payer,
         payee=transfer.payee,
-        baht=transfer.session.baht(transfer.amount),
+        baht=transfer.baht,
         item=MoneyLine.Item.CARRY,
         by=actor,
     )
@@ -89,7 +89,7 @@ def carry_undo(*, transfer: Transfer, actor: Membership | None = None) -> MoneyL
         raise ServiceError("not-carried", "this transfer is not carried", field="transfer")
     if carry.settles.standing().exists():
         raise ServiceError("debt-paid", "this debt is already paid", field="transfer")
-    reversal = _reverse(carry, session=transfer.session, actor=actor)
+    reversal = money_reverse(carry, session=transfer.session, by=actor)
     audit(actor=actor, action="carry-undo", session=transfer.session, detail=_detail(carry))
     return reversal
 
@@ -133,25 +133,9 @@ def debt_settle_undo(*, debt: MoneyLine, actor: Membership | None = None) -> Mon
     paid = debt.settles.standing().first()
     if paid is None:
         raise ServiceError("debt-not-paid", "this debt is not marked paid", field="debt")
-    reversal = _reverse(paid, session=paid.session, actor=actor)
+    reversal = money_reverse(paid, session=paid.session, by=actor)
     audit(
         actor=actor, action="debt-settle-undo", group=debt.group, session=paid.session,
         detail=_detail(paid),
     )  # fmt: skip
     return reversal
-
-
-def _reverse(line: MoneyLine, *, session: Session | None, actor: Membership | None) -> MoneyLine:
-    """A visible reversal: the same amount, payer and payee swapped."""
-    return MoneyLine.objects.create(
-        group_id=line.group_id,
-        session=session,
-        transfer_id=line.transfer_id,
-        carried_id=line.carried_id,
-        payer_id=line.payee_id,
-        payee_id=line.payer_id,
-        baht=line.baht,
-        item=line.item,
-        reverses=line,
-        by=actor,
-    )

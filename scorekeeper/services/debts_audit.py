@@ -1,8 +1,10 @@
-"""The audit of debts carried across nights (issue 21, item 4), part of a night's ledger audit.
+"""The audit of a night's money ledger in baht, part of its ledger audit: transfers paid and
+carried across nights (issue 21, items 4 and 5), shared costs (item 2).
 
-A carry is its transfer's, at its night's point value in baht, of a transfer not paid; a
-transfer is carried once at most, and a carried debt paid once at most; a settle pays its carry
-exactly; a reversal mirrors the line it reverses. Checked from scratch, trusting nothing stored.
+A payment or a carry is its transfer's, in baht; a transfer is paid or carried, once at most,
+and a carried debt paid once at most; a settle pays its carry exactly; a shared cost's lines are
+its shares; a reversal mirrors the line it reverses. Checked from scratch, trusting nothing
+stored. (The fee and rounding lines are checked with the transfers, in ledger_audit.)
 """
 
 from collections import Counter
@@ -10,14 +12,15 @@ from typing import Any
 
 from django.db.models import Q
 
-from scorekeeper.models import LedgerLine, MoneyLine, Session
+from scorekeeper.models import Cost, MoneyLine, Session
+from scorekeeper.rules.settle_up import Line, shares
 
 
 def night_debts_audit(session: Session) -> list[str]:
     """Check the money lines written at the night and the payments of the debts it carried."""
     lines = list(
         MoneyLine.objects.filter(Q(session=session) | Q(carried__session=session))
-        .select_related("transfer", "carried")
+        .select_related("transfer", "carried", "cost")
         .distinct()
     )
     by_id = {line.pk: line for line in lines}
@@ -27,10 +30,12 @@ def night_debts_audit(session: Session) -> list[str]:
     for line in lines:
         if line.reverses_id is not None:
             problems += _reversal(line, by_id.get(line.reverses_id))
-        elif line.item == MoneyLine.Item.CARRY:
-            problems += _carry(session, line)
-        else:
+        elif line.item in (MoneyLine.Item.CARRY, MoneyLine.Item.PAID):
+            problems += _transfer_line(session, line)
+        elif line.item == MoneyLine.Item.SETTLE:
             problems += _settle(line)
+        elif line.item == MoneyLine.Item.COST:
+            problems += _cost_line(session, line)
     carries = Counter(line.transfer_id for line in standing if line.item == MoneyLine.Item.CARRY)
     problems += [f"transfer {pk} is carried {n} times" for pk, n in carries.items() if n > 1]
     settles = Counter(line.carried_id for line in standing if line.item == MoneyLine.Item.SETTLE)
@@ -38,13 +43,9 @@ def night_debts_audit(session: Session) -> list[str]:
     for line in standing:
         if line.item == MoneyLine.Item.SETTLE and line.carried_id in reversed_ids:
             problems.append(f"money line {line.pk} pays a debt that was taken back")
-    paid = set(
-        LedgerLine.objects.filter(
-            transfer__in=[line.transfer_id for line in standing if line.transfer_id],
-            reverses__isnull=True,
-            reversed_by__isnull=True,
-        ).values_list("transfer_id", flat=True)
-    )
+    problems += _costs(session, standing)
+    paid = Counter(line.transfer_id for line in standing if line.item == MoneyLine.Item.PAID)
+    problems += [f"transfer {pk} is marked paid {n} times" for pk, n in paid.items() if n > 1]
     problems += [
         f"transfer {line.transfer_id} is both carried and paid"
         for line in standing
@@ -53,14 +54,41 @@ def night_debts_audit(session: Session) -> list[str]:
     return problems
 
 
-def _carry(session: Session, line: MoneyLine) -> list[str]:
-    transfer = line.transfer
+def _transfer_line(session: Session, line: MoneyLine) -> list[str]:
+    """A transfer's payment or carry: the transfer's payer, payee and baht, of this night."""
+    transfer, what = line.transfer, "carry" if line.item == MoneyLine.Item.CARRY else "payment"
     if transfer is None or transfer.session_id != session.pk:
-        return [f"money line {line.pk} carries no transfer of this night"]
-    want = (transfer.payer_id, transfer.payee_id, session.baht(transfer.amount))
+        return [f"money line {line.pk} is the {what} of no transfer of this night"]
+    want = (transfer.payer_id, transfer.payee_id, transfer.baht)
     if (line.payer_id, line.payee_id, line.baht) != want or line.carried_id is not None:
-        return [f"money line {line.pk} is not the carry of transfer {transfer.pk}"]
+        return [f"money line {line.pk} is not the {what} of transfer {transfer.pk}"]
     return []
+
+
+def _cost_line(session: Session, line: MoneyLine) -> list[str]:
+    """A share of a shared cost of this night: one of those sharing it owes the one who paid."""
+    cost = line.cost
+    if cost is None or cost.session_id != session.pk:
+        return [f"money line {line.pk} is a share of no shared cost of this night"]
+    want = {(int(share.payer), share.baht) for share in _shares(cost)}
+    if line.payee_id != cost.paid_by_id or (line.payer_id, line.baht) not in want:
+        return [f"money line {line.pk} is not a share of shared cost {cost.pk}"]
+    return []
+
+
+def _shares(cost: Cost) -> list[Line]:
+    """A shared cost's shares afresh, the players by their ids."""
+    return shares(cost.baht, str(cost.paid_by_id), [str(p) for p in cost.among], cost.reason)
+
+
+def _costs(session: Session, standing: list[MoneyLine]) -> list[str]:
+    """Each shared cost of the night has its shares standing, each once, or none (taken back)."""
+    held = Counter(line.cost_id for line in standing if line.item == MoneyLine.Item.COST)
+    return [
+        f"shared cost {cost.pk} has {held[cost.pk]} of its {len(_shares(cost))} shares"
+        for cost in session.costs.all()
+        if held[cost.pk] not in (0, len(_shares(cost)))
+    ]
 
 
 def _settle(line: MoneyLine) -> list[str]:

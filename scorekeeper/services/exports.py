@@ -19,6 +19,7 @@ from django.utils import timezone, translation
 
 from scorekeeper.models import (
     AuditEntry,
+    Cost,
     Event,
     Game,
     Group,
@@ -32,12 +33,14 @@ from scorekeeper.models import (
     Transfer,
 )
 from scorekeeper.names import unique_key
+from scorekeeper.rules.money import baht
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import session_audit
 
 FORMAT = "scorekeeper-group"
-VERSION = 2  # 2: a session's score-sheet settings under "scoresheet" (1: "race"), and a game's
-# events in its "events" only (1 repeated them in its document)
+VERSION = 3  # 2: a session's score-sheet settings under "scoresheet" (1: "race"), and a game's
+# events in its "events" only (1 repeated them in its document); 3: the settle-up in baht, a
+# transfer's "baht" (2: its points, "amount") and its payment a money line (2: a points line)
 
 CSV_HEADER = (
     "line",
@@ -53,6 +56,7 @@ CSV_HEADER = (
     "payee",
     "points",
     "baht",
+    "unit",
     "reversal of",
     "recorded at",
 )
@@ -62,15 +66,21 @@ CSV_HEADER = (
 
 
 def session_csv(*, session: Session) -> str:
-    """Return the session's ledger as CSV: a header, then one row per line in the order written."""
+    """Return the session's ledger as CSV: a header, then one row per line in the order written,
+    the points ledger's and then the money ledger's (ids "m…", in baht)."""
     with _snapshot():
-        return _csv(LedgerLine.objects.filter(session=session))
+        return _csv(
+            LedgerLine.objects.filter(session=session), MoneyLine.objects.filter(session=session)
+        )
 
 
 def group_csv(*, group: Group) -> str:
-    """Return every ledger line of the group's sessions as CSV, in the order written."""
+    """Return every ledger line of the group as CSV, in the order written, the points ledger's
+    and then the money ledger's (a carried debt paid between nights has no session)."""
     with _snapshot():
-        return _csv(LedgerLine.objects.filter(session__group=group))
+        return _csv(
+            LedgerLine.objects.filter(session__group=group), MoneyLine.objects.filter(group=group)
+        )
 
 
 def _cell(text: str) -> str:
@@ -78,7 +88,7 @@ def _cell(text: str) -> str:
     return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def _csv(lines: models.QuerySet[LedgerLine]) -> str:
+def _csv(lines: models.QuerySet[LedgerLine], money: models.QuerySet[MoneyLine]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
@@ -100,9 +110,31 @@ def _csv(lines: models.QuerySet[LedgerLine]) -> str:
                 _cell(line.payee.name),
                 line.amount,
                 line.session.baht(line.amount),
+                "points",
                 line.reverses_id or "",
                 timezone.localtime(line.recorded_at).isoformat(),
             )
+        )
+    for m in money.select_related("session", "payer", "payee").order_by("pk"):
+        writer.writerow(
+            (
+                f"m{m.pk}",
+                m.session_id or "",
+                timezone.localdate(m.session.started_at).isoformat() if m.session else "",
+                "",
+                "",
+                "",
+                m.item,
+                "",
+                "",
+                _cell(m.payer_name),
+                _cell(m.payee_name),
+                "",
+                m.baht,
+                MoneyLine.UNIT,
+                f"m{m.reverses_id}" if m.reverses_id else "",
+                timezone.localtime(m.recorded_at).isoformat(),
+            )  # fmt: skip
         )
     return out.getvalue()
 
@@ -165,6 +197,13 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
             "scoresheet": s.scoresheet,
             "started_at": _at(s.started_at),
             "closed_at": _at(s.closed_at),
+            "pays_at_table": s.pays_at_table,
+            "fee": str(s.fee),
+            "fee_per": s.fee_per,
+            "fee_to": name[s.fee_to_id] if s.fee_to_id else None,
+            "rounding": s.rounding,
+            "rounding_by": name[s.rounding_by_id] if s.rounding_by_id else None,
+            "costs": [],
             "seats": [],
             "games": [],
             "transfers": [],
@@ -213,8 +252,8 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
         exported[session_at[transfer.session_id]]["transfers"].append(
             {
                 "payer": name[transfer.payer_id],
-                "payee": name[transfer.payee_id],
-                "amount": transfer.amount,
+                "payee": name[transfer.payee_id] if transfer.payee_id else None,  # None: the house
+                "baht": str(transfer.baht),
                 "mode": transfer.mode,
                 "created_at": _at(transfer.created_at),
             }
@@ -224,11 +263,24 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
             {"player": name[standing.player_id], "net": standing.net, "settled": standing.settled}
         )
 
-    # Debts carried across nights (issue 21, item 4), in baht: a session's export holds its
-    # carries; the payments of carried debts belong to the group's.
+    costs = list(Cost.objects.filter(session__in=sessions).order_by("pk"))
+    cost_at = _positions(costs, lambda c: c.session_id)
+    for cost in costs:
+        exported[session_at[cost.session_id]]["costs"].append(
+            {
+                "reason": cost.reason,
+                "baht": str(cost.baht),
+                "paid_by": name[cost.paid_by_id],
+                "among": [name[pk] for pk in cost.among],
+                "recorded_at": _at(cost.recorded_at),
+            }
+        )
+
+    # The money ledger in baht (issue 21, items 2 and 4): a session's export holds its own lines;
+    # the payments of debts carried across nights belong to the group's.
     money = list(MoneyLine.objects.filter(group=group).order_by("pk"))
     if not whole_group:
-        money = [m for m in money if m.transfer_id is not None and m.session_id in session_at]
+        money = [m for m in money if m.session_id in session_at and m.item != MoneyLine.Item.SETTLE]
     money_at = {m.pk: i for i, m in enumerate(money)}
 
     audit = AuditEntry.objects.filter(group=group).order_by("pk")
@@ -273,11 +325,13 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
                 "session": session_at[m.session_id] if m.session_id else None,
                 "transfer": transfer_at[m.transfer_id] if m.transfer_id else None,
                 "carried": money_at[m.carried_id] if m.carried_id else None,
-                "payer": name[m.payer_id],
-                "payee": name[m.payee_id],
+                "cost": cost_at[m.cost_id] if m.cost_id else None,
+                "payer": name[m.payer_id] if m.payer_id else None,  # None: the house
+                "payee": name[m.payee_id] if m.payee_id else None,
                 "baht": str(m.baht),
                 "unit": MoneyLine.UNIT,
                 "item": m.item,
+                "reason": m.reason,
                 "reverses": money_at[m.reverses_id] if m.reverses_id else None,
                 "recorded_at": _at(m.recorded_at),
             }
@@ -326,7 +380,7 @@ def group_import(*, data: dict[str, Any]) -> Group:
         )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ServiceError("import-format", "this is not a Scorekeeper group export", field="data")
-    if data.get("version") not in (1, VERSION):
+    if data.get("version") not in (1, 2, VERSION):
         raise ServiceError(
             "import-version",
             "unknown export version {version!r}: this Scorekeeper reads versions 1 to {known}",
@@ -379,6 +433,14 @@ def _get(raw: Any, key: str, kind: type | tuple[type, ...], where: str, null: bo
         names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
         raise _malformed(field, f"should be {names}, not {value!r}")
     return value
+
+
+def _baht(raw: Any, key: str, where: str) -> Decimal:
+    """An amount of baht, written as a string to keep every satang."""
+    try:
+        return Decimal(_get(raw, key, str, where))
+    except InvalidOperation:
+        raise _malformed(f"{where}.{key}", "must be an amount of baht") from None
 
 
 def _list(raw: Any, key: str, where: str) -> list[Any]:
@@ -485,18 +547,22 @@ def _import(data: dict[str, Any]) -> tuple[Group, list[Session]]:
     games: list[list[Game]] = []
     events: list[list[list[Event]]] = []
     transfers: list[list[Transfer]] = []
+    costs: list[list[Cost]] = []
     for i, raw in enumerate(_list(data, "sessions", "")):
         where = f"sessions[{i}]"
-        session, its_games, its_events, its_transfers = _session_import(group, players, raw, where)
+        session, its_games, its_events, its_transfers, its_costs = _session_import(
+            group, players, raw, where
+        )
         sessions.append(session)
         games.append(its_games)
         events.append(its_events)
         transfers.append(its_transfers)
+        costs.append(its_costs)
 
     _lines_import(_list(data, "lines", ""), players, sessions, games, events, transfers)
     # An export made before debts could be carried has none.
     money = _list(data, "money_lines", "") if "money_lines" in data else []
-    _money_import(money, group, players, sessions, transfers)
+    _money_import(money, group, players, sessions, transfers, costs)
 
     entries = []
     for i, raw in enumerate(_list(data, "audit", "")):
@@ -541,22 +607,77 @@ def _document_without_events(raw_game: Any, at: str) -> dict[str, Any]:
 
 
 def _upgraded(data: dict[str, Any]) -> dict[str, Any]:
-    """Return an export of an earlier version in today's shape (version 1 named a session's
-    score-sheet settings "race")."""
+    """Return an export of an earlier version in today's shape: version 1 named a session's
+    score-sheet settings "race"; before version 3 a transfer was in points and paid by a points
+    line, now it is in baht (at its night's point value, as migration 0019 restates it) and paid
+    by a money line, which is added beside the points line that stays in the night's history."""
     if data["version"] == VERSION or not isinstance(data.get("sessions"), list):
         return data
     sessions = [
-        {("scoresheet" if k == "race" else k): v for k, v in s.items()}
+        _transfers_in_baht({("scoresheet" if k == "race" else k): v for k, v in s.items()})
         if isinstance(s, dict)
         else s
         for s in data["sessions"]
     ]
-    return {**data, "version": VERSION, "sessions": sessions}
+    money = data.get("money_lines", [])
+    if isinstance(money, list) and isinstance(data.get("lines"), list):
+        money = [*money, *_payments_in_baht(data["lines"], sessions, start=len(money))]
+    return {**data, "version": VERSION, "sessions": sessions, "money_lines": money}
+
+
+def _transfers_in_baht(session: dict[str, Any]) -> dict[str, Any]:
+    transfers = session.get("transfers")
+    try:
+        rate = Decimal(session["point_value"])
+    except (KeyError, TypeError, InvalidOperation):
+        return session  # malformed: the import says where
+    if not isinstance(transfers, list):
+        return session
+    return {
+        **session,
+        "transfers": [
+            {**t, "baht": str(baht(t.pop("amount"), rate))}
+            if isinstance(t, dict) and type(t.get("amount")) is int
+            else t
+            for t in (dict(t) if isinstance(t, dict) else t for t in transfers)
+        ],
+    }
+
+
+def _payments_in_baht(lines: list[Any], sessions: list[Any], *, start: int) -> list[dict[str, Any]]:
+    """The money lines that pay, in baht, the transfers an earlier version paid by points lines."""
+    mirrors: list[dict[str, Any]] = []
+    mirror_at: dict[int, int] = {}  # a points line's position: its money line's
+    for i, line in enumerate(lines):
+        try:
+            if line["item"] != LedgerLine.PAYMENT or line["transfer"] is None:
+                continue
+            transfer = sessions[line["session"]]["transfers"][line["transfer"]]
+            if Decimal(transfer["baht"]) == 0:
+                continue
+        except (KeyError, IndexError, TypeError, InvalidOperation):
+            continue  # malformed: the import of the points line says where
+        mirror_at[i] = start + len(mirrors)
+        mirrors.append(
+            {
+                "session": line["session"],
+                "transfer": line["transfer"],
+                "carried": None,
+                "payer": line.get("payer"),
+                "payee": line.get("payee"),
+                "baht": transfer["baht"],
+                "unit": MoneyLine.UNIT,
+                "item": MoneyLine.Item.PAID,
+                "reverses": mirror_at.get(line.get("reverses")),
+                "recorded_at": line.get("recorded_at"),
+            }  # fmt: skip
+        )
+    return mirrors
 
 
 def _session_import(
     group: Group, players: dict[str, Player], raw: Any, where: str
-) -> tuple[Session, list[Game], list[list[Event]], list[Transfer]]:
+) -> tuple[Session, list[Game], list[list[Event]], list[Transfer], list[Cost]]:
     stakes = _get(raw, "stakes", dict, where)
     point_value = _get(raw, "point_value", str, where)
     try:
@@ -577,6 +698,19 @@ def _session_import(
             scoresheet=_get(raw, "scoresheet", dict, where),
             started_at=_when(raw, "started_at", where),
             closed_at=_time(raw, "closed_at", where, null=True),
+            # Exports of before the settle-up in baht have none of these: their defaults.
+            pays_at_table=_get(raw, "pays_at_table", bool, where)
+            if "pays_at_table" in raw
+            else False,
+            fee=_baht(raw, "fee", where) if "fee" in raw else Decimal(0),
+            fee_per=_get(raw, "fee_per", str, where) if "fee_per" in raw else Session.FeePer.GAME,
+            fee_to=_player(raw, "fee_to", players, where, null=True) if "fee_to" in raw else None,
+            rounding=_get(raw, "rounding", int, where) if "rounding" in raw else 0,
+            rounding_by=(
+                _player(raw, "rounding_by", players, where, null=True)
+                if "rounding_by" in raw
+                else None
+            ),
         ),
         where,
     )
@@ -654,8 +788,8 @@ def _session_import(
                 Transfer(
                     session=session,
                     payer=_player(transfer, "payer", players, at),
-                    payee=_player(transfer, "payee", players, at),
-                    amount=_get(transfer, "amount", int, at),
+                    payee=_player(transfer, "payee", players, at, null=True),
+                    baht=_baht(transfer, "baht", at),
                     mode=_get(transfer, "mode", str, at),
                     created_at=_when(transfer, "created_at", at),
                 ),
@@ -679,7 +813,26 @@ def _session_import(
             )
         )
     Standing.objects.bulk_create(standings)
-    return session, games, events, transfers
+
+    costs = []
+    for i, cost in enumerate(_list(raw, "costs", where) if "costs" in raw else []):
+        at = f"{where}.costs[{i}]"
+        among = [_player({"p": p}, "p", players, f"{at}.among") for p in _list(cost, "among", at)]
+        costs.append(
+            _valid(
+                Cost(
+                    session=session,
+                    reason=_get(cost, "reason", str, at),
+                    baht=_baht(cost, "baht", at),
+                    paid_by=_player(cost, "paid_by", players, at),
+                    among=[p.pk for p in among],
+                    recorded_at=_when(cost, "recorded_at", at),
+                ),
+                at,
+            )
+        )
+    Cost.objects.bulk_create(costs)
+    return session, games, events, transfers, costs
 
 
 def _money_import(
@@ -688,6 +841,7 @@ def _money_import(
     players: dict[str, Player],
     sessions: list[Session],
     transfers: list[list[Transfer]],
+    costs: list[list[Cost]],
 ) -> None:
     """Insert the money ledger in its original order: a settle or a reversal names a line
     before it, so each is inserted before the next is read."""
@@ -701,22 +855,25 @@ def _money_import(
             if session_at is None:
                 raise _malformed(f"{where}.transfer", "needs the session it belongs to")
             transfer = _ref(raw, "transfer", transfers[session_at], where)
+        cost = None
+        if raw.get("cost") is not None:
+            if session_at is None:
+                raise _malformed(f"{where}.cost", "needs the session it belongs to")
+            cost = _ref(raw, "cost", costs[session_at], where)
         if _get(raw, "unit", str, where) != MoneyLine.UNIT:
             raise _malformed(f"{where}.unit", f"must be {MoneyLine.UNIT!r}")
-        try:
-            baht = Decimal(_get(raw, "baht", str, where))
-        except InvalidOperation:
-            raise _malformed(f"{where}.baht", "must be an amount of baht") from None
         line = _valid(
             MoneyLine(
                 group=group,
                 session=session,
                 transfer=transfer,
                 carried=_ref(raw, "carried", written, where),
-                payer=_player(raw, "payer", players, where),
-                payee=_player(raw, "payee", players, where),
-                baht=baht,
+                cost=cost,
+                payer=_player(raw, "payer", players, where, null=True),
+                payee=_player(raw, "payee", players, where, null=True),
+                baht=_baht(raw, "baht", where),
                 item=_get(raw, "item", str, where),
+                reason=_get(raw, "reason", str, where) if "reason" in raw else "",
                 reverses=_ref(raw, "reverses", written, where),
                 recorded_at=_when(raw, "recorded_at", where),
             ),

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from scorekeeper.models import Event, Game, LedgerLine, Membership, Session, Standing, Transfer
+from scorekeeper.models import Event, Game, LedgerLine, Membership, Session, Standing
 from scorekeeper.rules import knock_dummy
 
 
@@ -140,23 +140,6 @@ def table_payment_write(
     LedgerLine.objects.bulk_create(new)
     _apply(session, new)
     return new
-
-
-def payment_write(*, transfer: Transfer, by: Membership | None = None) -> LedgerLine:
-    """Store a settle-up payment as a ledger line (naming who tapped it) and update the
-    standings."""
-    row = LedgerLine(
-        session=transfer.session,
-        transfer=transfer,
-        payer=transfer.payer,
-        payee=transfer.payee,
-        amount=transfer.amount,
-        item=LedgerLine.PAYMENT,
-        by=by,
-    )
-    row.save()
-    _apply(transfer.session, [row])
-    return row
 
 
 def lines_reverse(*, session: Session, lines: Iterable[LedgerLine]) -> list[LedgerLine]:

@@ -3,8 +3,9 @@
 What is stored is trusted for nothing. Every game is settled again from its stored document and
 events; its lines must be exactly those, each owned by the game or the event that made it. A
 reversal must mirror the line it reverses, and a voided game must have every line reversed once.
-Every line belongs to a game or a transfer. A closed night's transfers must settle its standings
-exactly, and a payment must be its transfer's. The running totals must equal the ledger's replay.
+Every line belongs to a game or a transfer. A closed night's fee and rounding lines must be a
+fresh settle-up's and its transfers must settle it exactly, in baht (issue 21, item 2). The
+running totals must equal the ledger's replay.
 The debts the night carried to next time are checked too (services/debts_audit.py).
 `manage.py ledger_audit` and every import run it; an empty list means all is well.
 """
@@ -14,9 +15,11 @@ from typing import Any
 
 from scorekeeper.models import Game, LedgerLine, Player, Session, Standing
 from scorekeeper.rules import knock_dummy
+from scorekeeper.rules import settle_up as rules
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.hand import hand_result
 from scorekeeper.rules.knock_dummy_document import game_from_document
+from scorekeeper.services import scoresheet, settle_up
 from scorekeeper.services.debts_audit import night_debts_audit
 from scorekeeper.services.ledger import Delta, deltas
 
@@ -37,7 +40,11 @@ def session_audit(session: Session) -> list[str]:
     games = list(session.games.prefetch_related("events"))
     problems = _owners(lines, games) + _reversals(lines) + night_debts_audit(session)
     if session.is_scoresheet:
-        return problems + _scoresheet(session, lines, games)
+        problems += _scoresheet(session, lines, games)
+        if not settle_up.money(session):
+            return problems + _settle_up(session, {}, [])
+        state = scoresheet.scoresheet_state(session)
+        return problems + _settle_up(session, state.money, state.players)
     problems += _statuses(session, games)
     by_game: dict[int, list[LedgerLine]] = {}
     for line in lines:
@@ -192,39 +199,37 @@ def _game(game: Game, lines: list[LedgerLine], names: dict[int, str]) -> list[st
 
 
 def _transfers(session: Session, lines: list[LedgerLine]) -> list[str]:
-    """A closed night's transfers settle every standing exactly; an open night has none; a
-    payment is its transfer's, once."""
-    transfers = list(session.transfers.select_related("payer", "payee"))
-    if session.is_open:
-        return ["an open night has transfers"] if transfers else []
-    problems = []
-    # What the games made each player win or lose, less what was handed over at the table.
+    """A Knock Dummy night's settle-up: what the games made each player win or lose, less what
+    was handed over at the table, is what the transfers settle (`_settle_up`)."""
     at_table = [line for line in lines if line.item == LedgerLine.PAYMENT and not line.transfer_id]
     handed = {p: d.settled for p, d in deltas(at_table).items()}
     nets = {p: d.net + handed.get(p, 0) for p, d in deltas(lines).items()}
-    after = Counter(nets)
-    for t in transfers:
-        after[t.payer_id] += t.amount
-        after[t.payee_id] -= t.amount
-    unsettled = sorted(p for p, left in after.items() if left)
-    if unsettled:
-        problems.append(
-            f"the transfers do not settle the night: {len(unsettled)} players left over"
-        )
-    by_id = {t.pk: t for t in transfers}
-    paid: Counter[int] = Counter()
-    for line in lines:
-        if line.item != LedgerLine.PAYMENT or line.transfer_id is None:
-            continue
-        transfer = by_id.get(line.transfer_id)
-        if transfer is None:
-            problems.append(f"line {line.pk} pays a transfer of another night")
-            continue
-        sides = {(transfer.payer_id, transfer.payee_id), (transfer.payee_id, transfer.payer_id)}
-        if line.amount != transfer.amount or (line.payer_id, line.payee_id) not in sides:
-            problems.append(f"line {line.pk} is not the payment of its transfer")
-        paid[transfer.pk] += 1 if line.reverses_id is None else -1
-    problems += [f"transfer {pk} is marked paid {n} times" for pk, n in paid.items() if n > 1]
+    players = sorted(
+        Player.objects.filter(standings__session=session), key=lambda p: p.name
+    )  # as the close reads them: by name
+    return _settle_up(session, {p.name: nets.get(p.pk, 0) for p in players}, players)
+
+
+def _settle_up(session: Session, points: dict[str, int], players: list[Player]) -> list[str]:
+    """A closed night's fee and rounding lines are exactly a fresh settle-up's, and its transfers
+    settle every player (and the house) exactly, in baht; an open night has neither."""
+    transfers = list(session.transfers.select_related("payer", "payee"))
+    written = settle_up.written(session)
+    if session.is_open or not settle_up.money(session):
+        what = "an open night" if session.is_open else "a night for no money"
+        problems = [f"{what} has transfers"] if transfers else []
+        return problems + ([f"{what} has fee or rounding lines"] if written else [])
+    fresh = settle_up.plan(settle_up.night(session, points, players), settle_up.Choices.of(session))
+    problems = []
+    if Counter(written) != Counter(fresh.lines):
+        problems.append("the fee and rounding lines differ from a fresh settle-up")
+    paid = [
+        rules.Payment(t.payer.name, t.payee.name if t.payee else rules.HOUSE, t.baht)
+        for t in transfers
+    ]
+    left = rules.left_over(fresh.held, paid, fresh.carrier or "")
+    if left:
+        problems.append(f"the transfers do not settle the night: {len(left)} left over")
     return problems
 
 

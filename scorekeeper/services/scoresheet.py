@@ -25,9 +25,8 @@ from django.utils import timezone
 from scorekeeper.models import Game, Group, Membership, Player, Seat, Session, Standing, Transfer
 from scorekeeper.rules import dummy_points, gong_zhu
 from scorekeeper.rules import scoresheet as scoresheet_rules
-from scorekeeper.rules import transfers as transfer_rules
 from scorekeeper.rules.hand import ENGINES, hand_result
-from scorekeeper.services import ledger, once
+from scorekeeper.services import ledger, once, settle_up
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.sessions import lock_open, next_game_number, player_create
@@ -59,6 +58,7 @@ class ScoresheetState:
     pigs: tuple[str, ...]  # Gong Zhu's หมู, once the negative target is reached
     money: dict[str, int]  # Gong Zhu: what each receives (+) or pays (−) in points, pairwise
     pairwise: tuple[gong_zhu.Payment, ...]  # Gong Zhu: every pair's difference, lower pays
+    costs: dict[str, Decimal]  # what the night's shared costs make each owed (+) or owe (−)
 
 
 def scoresheet_state(session: Session) -> ScoresheetState:
@@ -71,10 +71,14 @@ def scoresheet_state(session: Session) -> ScoresheetState:
     seats = list(
         session.seats.current()
         .select_related("player")
-        .annotate(total=Coalesce(Subquery(net.values("net")), 0, output_field=BigIntegerField()))
+        .annotate(
+            total=Coalesce(Subquery(net.values("net")), 0, output_field=BigIntegerField()),
+            **settle_up.cost_annotations(session),
+        )
     )
     players = [s.player for s in seats]
     totals = {s.player.name: s.total for s in seats}
+    costs = {s.player.name: settle_up.costs_of(s) for s in seats}
     if session.ruleset == GONG_ZHU:
         state = gong_zhu.standing(totals, _gong_zhu_target(session))
         return ScoresheetState(
@@ -85,9 +89,10 @@ def scoresheet_state(session: Session) -> ScoresheetState:
             state.pigs,
             gong_zhu.pairwise_net(totals),
             gong_zhu.pairwise(totals),
+            costs,
         )
     dummy = dummy_points.standing(totals, int(session.scoresheet["target"]))
-    return ScoresheetState(players, totals, dummy.ended, dummy.winners, (), {}, ())
+    return ScoresheetState(players, totals, dummy.ended, dummy.winners, (), {}, (), costs)
 
 
 def _gong_zhu_target(session: Session) -> gong_zhu.Target:
@@ -367,22 +372,16 @@ def hand_void(
 # -- the end of the night ------------------------------------------------------------------------
 
 
-def scoresheet_plan(session: Session) -> list[transfer_rules.Transfer]:
-    """Return who pays whom, in points, when a Gong Zhu session played for money closes.
-
-    The page settles pairwise: every player pays each player with a higher total the difference.
-    Those payments net to `gong_zhu.pairwise_net`; the fewest transfers of the nets move the same
-    money with fewer hand-overs (at most one fewer than the players), so that is what is asked.
-    Classic Dummy, and Gong Zhu for no money, close with nothing to pay.
-    """
-    if session.ruleset != GONG_ZHU or not session.point_value:
-        return []
-    return transfer_rules.fewest_transfers(scoresheet_state(session).money)
-
-
 @transaction.atomic
-def scoresheet_close(*, session: Session, actor: Membership | None = None) -> list[Transfer]:
-    """Close a score-sheet session; for Gong Zhu played for money, store the transfers to pay.
+def scoresheet_close(
+    *,
+    session: Session,
+    choices: settle_up.Choices | None = None,
+    actor: Membership | None = None,
+) -> list[Transfer]:
+    """Close a score-sheet session; for Gong Zhu played for money, store the transfers to pay,
+    in baht as the host chose (settle_up.Choices). Classic Dummy, and Gong Zhu for no money,
+    close with nothing to pay.
 
     The host may close before the target is reached: the money is then settled on the totals as
     they stand. Payments are marked with sessions.payment_record.
@@ -390,19 +389,16 @@ def scoresheet_close(*, session: Session, actor: Membership | None = None) -> li
     session = lock_open(session)
     if not session.is_scoresheet:
         raise ServiceError("not-scoresheet", "this session is not a score sheet", field="session")
-    players = {p.name: p for p in scoresheet_state(session).players}
-    rows = Transfer.objects.bulk_create(
-        Transfer(
-            session=session,
-            payer=players[t.payer],
-            payee=players[t.payee],
-            amount=t.amount,
-            mode=Transfer.Mode.FEWEST,
-        )
-        for t in scoresheet_plan(session)
-    )
+    rows: list[Transfer] = []
+    if settle_up.money(session):
+        state, choices = scoresheet_state(session), choices or settle_up.Choices()
+        night = settle_up.night(
+            session, state.money, state.players, costs=state.costs,
+            games=settle_up.needs_games(choices),
+        )  # fmt: skip
+        rows = settle_up.write(session, night, choices, actor)
     session.closed_at = timezone.now()
-    session.save(update_fields=["closed_at"])
+    session.save(update_fields=["closed_at", *settle_up.CHOSEN])
     audit(actor=actor, action="session-close", session=session,
           detail={"transfers": len(rows)})  # fmt: skip
     return rows

@@ -10,7 +10,6 @@ from django.utils import timezone
 from scorekeeper.models import (
     Game,
     Group,
-    LedgerLine,
     Membership,
     MoneyLine,
     Player,
@@ -20,10 +19,9 @@ from scorekeeper.models import (
     Transfer,
 )
 from scorekeeper.names import cleaned
-from scorekeeper.rules import transfers
 from scorekeeper.rules.document import LARGEST
 from scorekeeper.rules.knock_dummy import RULES, SEATS, STAKE_LEVELS
-from scorekeeper.services import ledger, once
+from scorekeeper.services import once, settle_up
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 
@@ -239,12 +237,13 @@ def _position(seat: Seat) -> int:
 def session_close(
     *,
     session: Session,
-    mode: str = Transfer.Mode.FEWEST,
-    hub: Player | None = None,
+    choices: settle_up.Choices | None = None,
     actor: Membership | None = None,
 ) -> list[Transfer]:
-    """Close the session and say who pays whom: the fewest transfers, or everyone with `hub`."""
+    """Close the session and say who pays whom in baht, as the host chose (settle_up.Choices):
+    the fewest transfers or everyone with one player, the table fee, the rounding."""
     session = lock_open(session)
+    choices = choices or settle_up.Choices()
     open_ = session.games.filter(status__in=[Game.Status.IN_PLAY, Game.Status.PENDING_TIE])
     waiting = open_.order_by("number").values_list("number", flat=True).first()
     if waiting is not None:
@@ -254,34 +253,26 @@ def session_close(
             field="session",
             n=waiting,
         )
-    standings = list(session.standings.select_related("player"))
-    nets = {s.player.name: s.balance for s in standings}
-    players = {s.player.name: s.player for s in standings}
-    if mode == Transfer.Mode.HUB:
-        if hub is None or hub.name not in players:
-            raise ServiceError("hub", "choose who everyone settles with", field="hub")
-        plan = transfers.hub_transfers(nets, hub.name)
-    elif mode == Transfer.Mode.FEWEST:
-        plan = transfers.fewest_transfers(nets)
-    else:
-        raise ServiceError("mode", "unknown settle-up mode", field="mode")
-    rows = Transfer.objects.bulk_create(
-        Transfer(
-            session=session,
-            payer=players[t.payer],
-            payee=players[t.payee],
-            amount=t.amount,
-            mode=mode,
+    standings = list(
+        session.standings.select_related("player").annotate(
+            **settle_up.cost_annotations(session)
         )
-        for t in plan
     )
+    night = settle_up.night(
+        session,
+        {s.player.name: s.balance for s in standings},
+        [s.player for s in standings],
+        costs={s.player.name: settle_up.costs_of(s) for s in standings},
+        games=settle_up.needs_games(choices),
+    )
+    rows = settle_up.write(session, night, choices, actor)
     session.closed_at = timezone.now()
-    session.save(update_fields=["closed_at"])
+    session.save(update_fields=["closed_at", *settle_up.CHOSEN])
     audit(
         actor=actor,
         action="session-close",
         session=session,
-        detail={"mode": mode},
+        detail={"mode": choices.mode, "rounding": choices.rounding, "fee": str(choices.fee)},
     )
     return rows
 
@@ -303,29 +294,33 @@ def lock_transfer(transfer: Transfer) -> Transfer:
     return locked
 
 
-def standing_payment(transfer: Transfer) -> LedgerLine | None:
-    """Return the payment line that marks the transfer paid, if one stands (is not reversed)."""
-    return transfer.lines.filter(reverses__isnull=True, reversed_by__isnull=True).last()
+def standing_payment(transfer: Transfer) -> MoneyLine | None:
+    """Return the money line that marks the transfer paid, if one stands (is not reversed)."""
+    return transfer.money_lines.standing().filter(item=MoneyLine.Item.PAID).last()
 
 
 @transaction.atomic
-def payment_record(*, transfer: Transfer, actor: Membership | None = None) -> LedgerLine:
-    """Record that a settle-up transfer was paid: itself a ledger line."""
+def payment_record(*, transfer: Transfer, actor: Membership | None = None) -> MoneyLine:
+    """Record that a settle-up transfer was paid: itself a line of the money ledger, in baht."""
     transfer = lock_transfer(transfer)
     if standing_payment(transfer) is not None:
         raise ServiceError("paid-twice", "this transfer is already marked paid", field="transfer")
     if transfer.carried:
         # Carried to next time: it is paid as a debt of the group (services/debts.py).
         raise ServiceError("pay-carried", "this transfer is carried to next time", field="transfer")
-    line = ledger.payment_write(transfer=transfer, by=actor)
+    line = MoneyLine.objects.create(
+        group_id=transfer.session.group_id, session=transfer.session, transfer=transfer,
+        payer=transfer.payer, payee=transfer.payee, baht=transfer.baht, item=MoneyLine.Item.PAID,
+        by=actor,
+    )  # fmt: skip
     audit(actor=actor, action="payment-record", session=transfer.session, detail=_paid(transfer))
     return line
 
 
 def _paid(transfer: Transfer) -> dict[str, object]:
     return {
-        "transfer": transfer.pk, "payer": transfer.payer.name, "payee": transfer.payee.name,
-        "amount": transfer.amount,
+        "transfer": transfer.pk, "payer": transfer.payer.name, "payee": transfer.payee_name,
+        "baht": str(transfer.baht), "unit": MoneyLine.UNIT,
     }  # fmt: skip
 
 
@@ -345,7 +340,7 @@ def payment_receive(*, transfer: Transfer, actor: Membership | None = None) -> T
 
 
 @transaction.atomic
-def payment_undo(*, transfer: Transfer, actor: Membership | None = None) -> LedgerLine:
+def payment_undo(*, transfer: Transfer, actor: Membership | None = None) -> MoneyLine:
     """Take back a payment marked by mistake, by a visible reversing line."""
     transfer = lock_transfer(transfer)
     last = standing_payment(transfer)
@@ -358,4 +353,18 @@ def payment_undo(*, transfer: Transfer, actor: Membership | None = None) -> Ledg
         transfer.received_by = transfer.received_at = None
         transfer.save(update_fields=["received_by", "received_at"])
     audit(actor=actor, action="payment-undo", session=transfer.session, detail=_paid(transfer))
-    return ledger.lines_reverse(session=transfer.session, lines=[last])[0]
+    return money_reverse(last, by=actor)
+
+
+def money_reverse(
+    line: MoneyLine, *, by: Membership | None, session: Session | None = None
+) -> MoneyLine:
+    """Take a money line back by a visible reversal: the same baht, payer and payee swapped;
+    written at the line's night, or at `session` (a carried debt's payment taken back)."""
+    return MoneyLine.objects.create(
+        group_id=line.group_id, session_id=session.pk if session else line.session_id,
+        transfer_id=line.transfer_id,
+        carried_id=line.carried_id, cost_id=line.cost_id, payer_id=line.payee_id,
+        payee_id=line.payer_id, baht=line.baht, item=line.item, reason=line.reason,
+        reverses=line, by=by,
+    )  # fmt: skip

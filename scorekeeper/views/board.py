@@ -6,6 +6,7 @@ from decimal import Decimal
 from django.db.models import OuterRef, Subquery
 
 from scorekeeper.models import Player, Seat, Session
+from scorekeeper.services import settle_up
 
 
 @dataclass(frozen=True)
@@ -17,13 +18,19 @@ class Row:
     net: int
     baht: Decimal
     balance: int
+    costs: Decimal  # what the night's shared costs make them owed (+) or owe (−), in baht
 
 
 def scoreboard(session: Session) -> list[Row]:
-    """Each player's standing and current seat, in one query."""
+    """Each player's standing and current seat, and their net from shared costs, in one query."""
     seat = Seat.objects.filter(
         session=session, player=OuterRef("player"), until_game__isnull=True
     ).values("position")[:1]
-    standings = session.standings.select_related("player").annotate(seat=Subquery(seat))
-    rows = [Row(s.player, s.seat, s.net, session.baht(s.net), s.balance) for s in standings]
+    standings = session.standings.select_related("player").annotate(
+        seat=Subquery(seat), **settle_up.cost_annotations(session)
+    )
+    rows = [
+        Row(s.player, s.seat, s.net, session.baht(s.net), s.balance, settle_up.costs_of(s))
+        for s in standings
+    ]
     return sorted(rows, key=lambda r: (r.seat is None, r.seat, r.player.name))

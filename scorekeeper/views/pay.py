@@ -24,9 +24,12 @@ def shown_target(player: Player, viewer: Membership | None) -> str:
     return promptpay.masked(player.promptpay)
 
 
-def pay(payer: Player, payee: Player, baht: Decimal, viewer: Membership | None) -> dict | None:
-    """How to pay `payee` `baht` by PromptPay, or None if they have no PromptPay number."""
-    if not payee.promptpay or baht <= 0:
+def pay(
+    payer: Player | None, payee: Player | None, baht: Decimal, viewer: Membership | None
+) -> dict | None:
+    """How to pay `payee` `baht` by PromptPay, or None if they have no PromptPay number (the
+    house, None, has none)."""
+    if payer is None or payee is None or not payee.promptpay or baht <= 0:
         return None
     return {
         "qr": promptpay_svg(payee.promptpay, baht),

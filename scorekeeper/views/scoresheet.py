@@ -34,6 +34,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scorekeeper import charts
 from scorekeeper.error_text import error_text
+from scorekeeper.forms import SettleForm
 from scorekeeper.forms_scoresheet import (
     KIND_LABELS,
     PENALTY_LABELS,
@@ -44,15 +45,22 @@ from scorekeeper.forms_scoresheet import (
     ScoresheetOpenForm,
 )
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Game, LedgerLine, Membership, MoneyLine, Player, Session, Transfer
-from scorekeeper.rules import transfers as transfer_rules
+from scorekeeper.models import (
+    Game,
+    Membership,
+    MoneyLine,
+    Player,
+    Session,
+    Transfer,
+    payee_name,
+)
 from scorekeeper.rules.dummy_points import Penalty
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import Card
-from scorekeeper.services import debts, scoresheet, sessions
+from scorekeeper.services import debts, scoresheet, sessions, settle_up
 from scorekeeper.services.scoresheet import DUMMY, GONG_ZHU
 from scorekeeper.templatetags.score import baht_text, date_text
-from scorekeeper.views import live, pay
+from scorekeeper.views import costs, live, pay
 from scorekeeper.views.access import (
     HOST,
     PLAYER,
@@ -113,12 +121,8 @@ def target_text(session: Session) -> str:
     return f"{sign}{int(target['points']):,}"
 
 
-def _plays_for_money(session: Session) -> bool:
-    return session.ruleset == GONG_ZHU and session.point_value > 0
-
-
 def _board(session: Session, state: scoresheet.ScoresheetState, dealer: Player | None) -> list[Row]:
-    money = _plays_for_money(session)
+    money = settle_up.money(session)
     target = int(session.scoresheet["target"]) if session.ruleset == DUMMY else None
     return [
         Row(
@@ -262,7 +266,7 @@ def _sheet(session: Session) -> dict[str, Any]:
     return {
         "session": session,
         "gong_zhu": session.ruleset == GONG_ZHU,
-        "money": _plays_for_money(session),
+        "money": settle_up.money(session),
         "target": target_text(session),
         "state": state,
         "board": _board(session, state, dealer),
@@ -270,8 +274,8 @@ def _sheet(session: Session) -> dict[str, Any]:
         "next_dealer": dealer,
         "reversed": step == -1,
         "settle_now": (
-            settle_now(session, state.money)
-            if session.is_open and _plays_for_money(session)
+            settle_now(session, state.money, state.players, state.costs)
+            if session.is_open and settle_up.money(session)
             else []
         ),
     }
@@ -525,12 +529,21 @@ def hand_void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRe
 # -- the end of the night ------------------------------------------------------------------------
 
 
-def settle_now(session: Session, balances: dict[str, int]) -> list[dict[str, Any]]:
-    """Who would pay whom if the night closed now: the fewest transfers of the balances so far,
-    each in points and baht (issue 21, item 1). Closing the night stores them."""
+def settle_now(
+    session: Session,
+    balances: dict[str, int],
+    players: list[Player],
+    costs: dict[str, Decimal],
+) -> list[dict[str, Any]]:
+    """Who would pay whom if the night closed now: the fewest transfers in baht of the balances
+    so far and the shared costs (issue 21, items 1 and 2). Closing the night stores them, with
+    the table fee and rounding the host chooses then."""
+    night = settle_up.night(session, balances, players, costs=costs, games=False)
+    payments = settle_up.plan(night, settle_up.Choices()).payments
+    by_name = {p.name: p for p in players}
     return [
-        {"payer": t.payer, "payee": t.payee, "points": t.amount, "baht": session.baht(t.amount)}
-        for t in transfer_rules.fewest_transfers(balances)
+        {"payer": t.payer, "payee": payee_name(by_name.get(t.payee)), "baht": t.baht}
+        for t in payments
     ]
 
 
@@ -538,9 +551,11 @@ def transfer_rows(session: Session) -> list[dict[str, Any]]:
     """Who pays whom, each paid or not by the payment line that stands (not reversed), with who
     tapped "paid" and when; or carried to next time (issue 21, item 4), with who tapped and
     whether the debt was paid since. One statement."""
-    standing = LedgerLine.objects.filter(
-        transfer=OuterRef("pk"), reverses__isnull=True, reversed_by__isnull=True
-    ).order_by("-id")
+    standing = (
+        MoneyLine.objects.standing()
+        .filter(transfer=OuterRef("pk"), item=MoneyLine.Item.PAID)
+        .order_by("-id")
+    )
     carry = MoneyLine.objects.standing().filter(transfer=OuterRef("pk"), item=MoneyLine.Item.CARRY)
     settle = MoneyLine.objects.standing().filter(
         carried__transfer=OuterRef("pk"), item=MoneyLine.Item.SETTLE
@@ -560,7 +575,7 @@ def transfer_rows(session: Session) -> list[dict[str, Any]]:
         {
             "transfer": t,
             "paid": t.paid_at is not None,
-            "baht": session.baht(t.amount),
+            "baht": t.baht,
             "paid_at": t.paid_at,
             "paid_by": t.paid_by,
             "carried": t.carried_at is not None,
@@ -611,9 +626,7 @@ def _share_text(
     for paid in rows:
         t: Transfer = paid["transfer"]
         tick = " ✓" if paid["paid"] else ""
-        lines.append(
-            f"{t.payer.name} → {t.payee.name}: {baht_text(paid['baht'])} ฿ ({t.amount:,}){tick}"
-        )
+        lines.append(f"{t.payer.name} → {t.payee_name}: {baht_text(paid['baht'])} ฿{tick}")
     return "\n".join(lines)
 
 
@@ -621,11 +634,21 @@ def _share_text(
 def settle(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """The end of the match: close the sheet (the host) and, for Gong Zhu's money, who pays whom."""
     session = _scoresheet_session(request, session_id)
-    error = None
+    error, form = None, None
     if request.method == "POST":
         _scoresheet_session(request, session_id, HOST)  # closing the match is the host's
+        players = scoresheet.scoresheet_state(session).players
+        form = SettleForm(request.POST, players=[p.name for p in players])
+        # A night for no money closes with nothing to choose; one for money, as the host chose.
+        money = settle_up.money(session)
         try:
-            scoresheet.scoresheet_close(session=session, actor=request.membership)
+            if money and not form.is_valid():
+                error = _("Check the table fee and rounding below.")
+            else:
+                choices = form.choices(players) if money else None
+                scoresheet.scoresheet_close(
+                    session=session, choices=choices, actor=request.membership
+                )
         except RuleError as e:
             if e.code != "session-closed":  # a second tap finds it closed: show it so
                 error = error_text(e)
@@ -636,8 +659,11 @@ def settle(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         "membership": request.membership,
         "error": error,
     }
+    players = context["state"].players
+    context["form"] = form or SettleForm(players=[p.name for p in players])
     if context["money"]:  # debts carried from earlier nights, beside these (issue 21, item 4)
         context["debts"] = pay.debt_rows(debts.for_night(session), request.membership)
+        context |= costs.context(session, players)  # and the night's baht lines (item 2)
     return render(request, "scoresheet/settle.html", context, status=422 if error else 200)
 
 

@@ -30,14 +30,18 @@ def night(session: Session) -> dict[str, Any]:
     if session.is_open:
         transfers = [
             {**t, "paid": False, "carried": False}
-            for t in scoresheet.settle_now(session, {r.player.name: r.balance for r in board})
+            for t in scoresheet.settle_now(
+                session,
+                {r.player.name: r.balance for r in board},
+                [r.player for r in board],
+                {r.player.name: r.costs for r in board},
+            )
         ]
     else:
         transfers = [
             {
                 "payer": row["transfer"].payer.name,
-                "payee": row["transfer"].payee.name,
-                "points": row["transfer"].amount,
+                "payee": row["transfer"].payee_name,
                 "baht": row["baht"],
                 "paid": row["paid"],
                 "carried": row["carried"],

@@ -24,7 +24,7 @@ from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Event, Game, LedgerLine, Membership, Player, Session
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import debts, games, sessions
-from scorekeeper.views import live, pay, scoresheet
+from scorekeeper.views import costs, live, pay, scoresheet
 from scorekeeper.views.access import HOST, PLAYER, VIEWER, game_for, session_for, transfer_for
 from scorekeeper.views.board import Row, scoreboard
 from scorekeeper.views.paging import page_asked
@@ -155,7 +155,12 @@ def table_context(session: Session, membership: Membership | None = None) -> dic
         "undo": _undo(session, shown, membership) if session.is_open else None,
         "pending": pending,
         "settle_now": (
-            scoresheet.settle_now(session, {row.player.name: row.balance for row in board})
+            scoresheet.settle_now(
+                session,
+                {row.player.name: row.balance for row in board},
+                players,
+                {row.player.name: row.costs for row in board},
+            )
             if session.is_open
             else []
         ),
@@ -332,13 +337,9 @@ def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     board = scoreboard(session)
     form = SettleForm(request.POST or None, players=[row.player.name for row in board])
     if closing and session.is_open and form.is_valid():
-        hub = None
-        if form.cleaned_data["hub"]:
-            hub = session.group.players.get(name=form.cleaned_data["hub"])
+        choices = form.choices([row.player for row in board])
         try:
-            sessions.session_close(
-                session=session, mode=form.cleaned_data["mode"], hub=hub, actor=request.membership
-            )
+            sessions.session_close(session=session, choices=choices, actor=request.membership)
         except RuleError as e:
             form.add_error(None, error_text(e))
         else:
@@ -348,6 +349,8 @@ def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         # Debts carried from earlier nights, beside tonight's transfers (issue 21, item 4).
         "debts": pay.debt_rows(debts.for_night(session), request.membership),
         "form": form,
+        # Shared costs, the table fee and rounding, in baht (item 2).
+        **costs.context(session, [row.player for row in board]),
     }
     return render(request, "table/settle.html", context, status=422 if form.errors else 200)
 

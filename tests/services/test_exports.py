@@ -24,9 +24,10 @@ from scorekeeper.models import (
     Standing,
     Transfer,
 )
-from scorekeeper.services import access, debts, exports, games, sessions
+from scorekeeper.services import access, costs, debts, exports, games, sessions
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services.settle_up import Choices
 from tests.services.conftest import make_session
 
 SOMCHAI, SOMYING, EVE = "สมชาย", "สมหญิง", "อีฟ"
@@ -36,8 +37,9 @@ def make_rich_group() -> Group:
     """Two sessions of a Thai group played through the real services, with every kind of row.
 
     Session 1 (sian): events, a result undone and saved again, a fine, a void and its correction,
-    a tie resolved by the next head card, a seat change, a stock-out, then closed, paid, one
-    payment undone and paid again.
+    a tie resolved by the next head card, a seat change, a stock-out, two shared costs (one taken
+    back), then closed with a table fee to the house and rounding to 5 baht, paid, one payment
+    undone and paid again.
     Session 2 (custom stakes, a quarter baht a point): a three-way tie resolved by a draw and a
     game still in play with an event and another taken back.
     """
@@ -111,7 +113,18 @@ def make_rich_group() -> Group:
         outcome={"points": {SOMCHAI: 40, "Bee": 30, SOMYING: 20, EVE: 10}},
         last_drawer=who(EVE),
     )
-    settle_up = sessions.session_close(session=table, actor=host)
+    # Shared costs, one taken back, a table fee to the house and rounding (issue 21, item 2).
+    seated = [who(name) for name in (SOMCHAI, "Bee", SOMYING, EVE)]
+    costs.cost_add(session=table, reason="ข้าวมันไก่", baht=Decimal("250.00"), paid_by=who("Bee"),
+                   among=seated, actor=guest)  # fmt: skip
+    wrong_cost = costs.cost_add(session=table, reason="เบียร์", baht=Decimal("99.99"),
+                                paid_by=who(EVE), among=seated[:2], actor=guest)  # fmt: skip
+    costs.cost_remove(cost=wrong_cost, actor=host)
+    settle_up = sessions.session_close(
+        session=table,
+        choices=Choices(fee=Decimal(20), rounding=5, rounding_by=who(SOMYING)),
+        actor=host,
+    )
     for transfer in settle_up:
         sessions.payment_record(transfer=transfer, actor=host)
     sessions.payment_undo(transfer=settle_up[0], actor=host)
@@ -169,8 +182,13 @@ def test_the_rich_group_has_every_kind_of_row_and_audits_clean(db):
     assert Game.objects.filter(replaces__isnull=False).count() == 1
     assert Game.objects.exclude(document__tie_break=None).count() == 2  # head card and a draw
     assert Seat.objects.filter(until_game__isnull=False).exists()
-    assert LedgerLine.objects.filter(transfer__isnull=False, reverses__isnull=False).count() == 2
-    assert MoneyLine.objects.count() == 4 and MoneyLine.objects.filter(reverses__isnull=False)
+    paid = MoneyLine.objects.filter(item=MoneyLine.Item.PAID)
+    assert paid.filter(reverses__isnull=False).count() == 2
+    assert {"carry", "settle", "paid", "cost", "fee", "rounding"} == set(
+        MoneyLine.objects.values_list("item", flat=True)
+    )
+    assert MoneyLine.objects.filter(item="fee", payee=None).exists()  # to the house
+    assert MoneyLine.objects.filter(item="cost", reverses__isnull=False).count() == 2
     assert Event.objects.count() == 6
     assert Event.objects.filter(removed_at__isnull=False).count() == 1
     assert AuditEntry.objects.filter(action__in=("game-undo", "event-remove")).count() == 2
@@ -241,8 +259,12 @@ def test_the_baht_column_is_points_times_the_rate_rounded_half_up_to_the_satang(
 def test_a_group_csv_holds_the_lines_of_every_session(db):
     group = make_rich_group()
     rows = read_csv(exports.group_csv(group=group))
-    assert len(rows) == LedgerLine.objects.count()
-    assert len({row["session"] for row in rows}) == 2
+    assert len(rows) == LedgerLine.objects.count() + MoneyLine.objects.count()
+    assert {row["unit"] for row in rows} == {"points", "baht"}
+    fee = next(row for row in rows if row["item"] == "fee")
+    assert (fee["payee"], fee["points"], fee["baht"]) == ("เจ้าบ้าน", "", "20.00")
+    assert {row["session"] for row in rows} - {""} == {str(s.pk) for s in group.sessions.all()}
+    assert [row["item"] for row in rows if not row["session"]] == ["settle"]  # between nights
     assert {row["game status"] for row in rows} >= {"settled", "fined", "voided", ""}
     assert EVE in {row["payee"] for row in rows} | {row["payer"] for row in rows}
 
@@ -251,7 +273,7 @@ def test_a_group_csv_holds_the_lines_of_every_session(db):
 
 
 def test_the_json_export_is_versioned_and_keeps_devices_invites_and_keys_behind(export):
-    assert (export["format"], export["version"]) == ("scorekeeper-group", 2)
+    assert (export["format"], export["version"]) == ("scorekeeper-group", 3)
     assert set(export) == {
         "format",
         "version",
@@ -365,7 +387,7 @@ def broken(export: dict, where: str, value: object) -> dict:
     ("where", "value", "message"),
     [
         ("format", "something-else", "not a Scorekeeper group export"),
-        ("version", 3, "unknown export version 3"),
+        ("version", 4, "unknown export version 4"),
         ("players", "everyone", r"export: players should be list"),
         ("sessions.0.games.2.status", "lost", "status: Value .lost. is not a valid choice"),
         ("sessions.0.games.3.replaces", 9, "games\\[3\\]\\.replaces refers to 9"),
@@ -380,7 +402,8 @@ def broken(export: dict, where: str, value: object) -> dict:
         ("money_lines.0.unit", "points", r"money_lines\[0\]\.unit must be 'baht'"),
         ("money_lines.0.baht", "lots", r"money_lines\[0\]\.baht must be an amount of baht"),
         ("money_lines.1.carried", 3, r"money_lines\[1\]\.carried refers to 3"),
-        ("money_lines.0.baht", "1.00", "is not the carry of transfer"),
+        ("money_lines.0.baht", "1.00", "is not a share of shared cost"),
+        ("money_lines.-4.baht", "1.00", "is not the carry of transfer"),
     ],
     ids=[
         "unknown format",
@@ -399,6 +422,7 @@ def broken(export: dict, where: str, value: object) -> dict:
         "money line in points",
         "money line amount not a number",
         "payment of a debt carried later",
+        "share that is not its cost's",
         "carry that is not its transfer's",
     ],
 )
@@ -469,9 +493,9 @@ AUDIT_ROWS = [
     (
         "a settle-up transfer ×10",
         lambda d: d["sessions"][0]["transfers"][0].update(
-            amount=d["sessions"][0]["transfers"][0]["amount"] * 10
+            baht=str(Decimal(d["sessions"][0]["transfers"][0]["baht"]) * 10)
         ),
-        "the transfers do not settle the night",
+        "is not the payment of transfer",
     ),
     (
         "a settled game relabelled in play",

@@ -184,10 +184,17 @@ class Night(RuleBasedStateMachine):
     )
     @rule()
     def close_and_pay(self) -> None:
-        for transfer in sessions.session_close(session=self.table):
+        transfers = sessions.session_close(session=self.table)
+        held: Counter[str] = Counter()
+        for transfer in transfers:
             sessions.payment_record(transfer=transfer)
+            held[transfer.payer.name] -= transfer.baht
+            held[transfer.payee.name] += transfer.baht
         self.table.refresh_from_db()
-        assert all(s.balance == 0 for s in self.table.standings.all())
+        # The transfers move what each won or lost, in baht at the night's point value.
+        standings = self.table.standings.select_related("player")
+        want = {s.player.name: self.table.baht(s.balance) for s in standings if s.balance}
+        assert {name: baht for name, baht in held.items() if baht} == want
 
     @precondition(lambda self: not self.table.is_open)
     @rule()

@@ -42,7 +42,7 @@ def test_an_event_marked_paid_at_the_table_leaves_the_settle_up_once(table):
     games.game_finish(game=game, outcome=RESULT)
     owed = balances(table)
     transfers = sessions.session_close(session=table)
-    assert sum(t.amount for t in transfers) == sum(v for v in owed.values() if v > 0)
+    assert sum(t.baht for t in transfers) == sum(table.baht(v) for v in owed.values() if v > 0)
     assert AuditEntry.objects.filter(action="paid-at-table").count() == 1
     assert session_audit(table) == []
 

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.models import AuditEntry, Game, Membership, Session, Standing, Transfer
+from scorekeeper.models import AuditEntry, Game, Membership, MoneyLine, Session, Standing, Transfer
 from scorekeeper.rules import dummy_points_document, gong_zhu, gong_zhu_document
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, scoresheet, sessions
@@ -290,26 +290,28 @@ def test_closing_gong_zhu_asks_the_fewest_transfers_of_the_pairwise_money(gong):
     rows = scoresheet.scoresheet_close(session=gong)
     gong.refresh_from_db()
     assert not gong.is_open
-    paid: dict[str, int] = dict.fromkeys(state.totals, 0)
+    paid: dict[str, Decimal] = dict.fromkeys(state.totals, Decimal(0))
     for t in rows:
         assert t.mode == Transfer.Mode.FEWEST
-        paid[t.payer.name] -= t.amount
-        paid[t.payee.name] += t.amount
+        paid[t.payer.name] -= t.baht
+        paid[t.payee.name] += t.baht
     pairwise = dict.fromkeys(state.totals, 0)
     for p in gong_zhu.pairwise(state.totals):
         pairwise[p.payer] -= p.points
         pairwise[p.payee] += p.points
-    assert paid == pairwise  # the same money as every pair settling apart
+    # the same money as every pair settling apart, in baht at the night's point value
+    assert paid == {name: gong.baht(points) for name, points in pairwise.items()}
     assert len(rows) <= len(state.totals) - 1
 
 
-def test_payments_of_a_closed_sheet_go_through_the_ledger_and_audit_clean(gong):
+def test_payments_of_a_closed_sheet_are_money_lines_in_baht_and_audit_clean(gong):
     scoresheet.hand_record(session=gong, hand=pig_hand("Bee", "Cat"))
     scoresheet.hand_record(session=gong, hand=pig_hand("Bee", "Cat"))
     transfer = scoresheet.scoresheet_close(session=gong)[0]
-    sessions.payment_record(transfer=transfer)
-    payer = Standing.objects.get(session=gong, player=transfer.payer)
-    assert payer.settled == transfer.amount
+    line = sessions.payment_record(transfer=transfer)
+    assert (line.item, line.baht, line.payer, line.payee) == (
+        MoneyLine.Item.PAID, transfer.baht, transfer.payer, transfer.payee,
+    )  # fmt: skip
     assert session_audit(gong) == []
     sessions.payment_undo(transfer=transfer)
     assert session_audit(gong) == []

@@ -4,8 +4,8 @@ from decimal import Decimal
 
 import pytest
 
-from scorekeeper.models import LedgerLine, Session, Transfer
-from scorekeeper.services import access, games, sessions
+from scorekeeper.models import LedgerLine, MoneyLine, Session, Transfer
+from scorekeeper.services import access, games, sessions, settle_up
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import session_audit
 from tests.services.conftest import make_session, nets, player
@@ -92,7 +92,7 @@ def test_seats_do_not_change_during_a_game(table):
         sessions.seat_change(session=table, position=0, player=player(table, "Cat"))
 
 
-def test_closing_gives_the_fewest_transfers_and_payments_bring_every_balance_to_zero(table):
+def test_closing_gives_the_fewest_transfers_in_baht_and_payments_settle_every_balance(table):
     play(table)
     play(
         table,
@@ -102,20 +102,28 @@ def test_closing_gives_the_fewest_transfers_and_payments_bring_every_balance_to_
     assert len(transfers) <= 3
     for transfer in transfers:
         sessions.payment_record(transfer=transfer)
-    assert all(s.balance == 0 for s in table.standings.all())
+    paid: dict[str, Decimal] = {}
+    for line in MoneyLine.objects.filter(session=table, item=MoneyLine.Item.PAID):
+        assert line.baht == line.transfer.baht
+        paid[line.payer.name] = paid.get(line.payer.name, Decimal(0)) - line.baht
+        paid[line.payee.name] = paid.get(line.payee.name, Decimal(0)) + line.baht
+    # What each received or paid is what they won or lost, in baht at the night's point value.
+    want = {s.player.name: table.baht(s.balance) for s in table.standings.all() if s.balance}
+    assert paid == want
     assert session_audit(table) == []
 
 
 def test_hub_settle_up_makes_everyone_settle_with_one_person(table):
     play(table)
     transfers = sessions.session_close(
-        session=table, mode=Transfer.Mode.HUB, hub=player(table, "Cat")
+        session=table,
+        choices=settle_up.Choices(mode=Transfer.Mode.HUB, hub=player(table, "Cat")),
     )
     assert all("Cat" in (t.payer.name, t.payee.name) for t in transfers)
-    assert {(t.payer.name, t.payee.name, t.amount) for t in transfers} == {
-        ("Cat", "Bee", 1200 - 0),
-        ("Ann", "Cat", 300),
-        ("Dan", "Cat", 500),
+    assert {(t.payer.name, t.payee.name, t.baht) for t in transfers} == {
+        ("Cat", "Bee", Decimal("600.00")),  # 1,200 points at 0.50 baht
+        ("Ann", "Cat", Decimal("150.00")),
+        ("Dan", "Cat", Decimal("250.00")),
     }
 
 
@@ -126,9 +134,11 @@ def test_a_transfer_is_paid_once_and_a_mistaken_payment_is_reversed_visibly(tabl
     with pytest.raises(ServiceError, match="already marked paid"):
         sessions.payment_record(transfer=transfer)
     sessions.payment_undo(transfer=transfer)
-    assert transfer.lines.count() == 2
+    assert transfer.money_lines.count() == 2
+    assert transfer.money_lines.last().reverses == transfer.money_lines.first()
     sessions.payment_record(transfer=transfer)
-    assert transfer.lines.count() == 3
+    assert transfer.money_lines.count() == 3
+    assert not transfer.lines.exists()  # the points ledger is the games'
     assert session_audit(table) == []
 
 

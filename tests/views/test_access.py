@@ -9,7 +9,7 @@ from django.urls import get_resolver
 from django.utils import timezone
 
 from scorekeeper.models import Game, Invite, Limit, Membership
-from scorekeeper.services import access, debts, games, scoresheet, sessions
+from scorekeeper.services import access, costs, debts, games, scoresheet, sessions
 from tests.views.conftest import finish_data, member
 
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
@@ -42,6 +42,8 @@ GUARDED = {
     "game-paid": ("post", PLAYER),
     "seats": ("post", HOST),
     "settle": ("post", HOST),
+    "cost-add": ("post", PLAYER),
+    "cost-remove": ("post", PLAYER),
     "summary": ("get", VIEWER),
     "summary-card": ("get", VIEWER),
     "share-revoke": ("post", HOST),
@@ -124,6 +126,10 @@ def night(table, client):
         "membership_id": host.pk,
         "player_id": first.dealer.pk,
         "invite_id": access.invite_create(group=table.group, role=PLAYER, by=host).pk,
+        "cost_id": costs.cost_add(
+            session=table, reason="ข้าว", baht=Decimal(100), paid_by=first.dealer,
+            among=[s.player for s in table.standings.select_related("player")],
+        ).pk,  # fmt: skip
     }
 
 
@@ -154,6 +160,7 @@ def address(name: str, ids: dict) -> str:
         "offline-finish": {"session_id": ids["session_id"], "key": "k1"},
         "transfer-paid": {"session_id": ids["transfer_session"], "transfer_id": ids["transfer_id"]},
         "debt-paid": {"group_id": ids["group_id"], "debt_id": ids["debt_id"]},
+        "cost-remove": {"session_id": ids["session_id"], "cost_id": ids["cost_id"]},
         "scoresheet-open": {"group_id": ids["group_id"], "ruleset": "gong-zhu"},
         "scoresheet-hand": {
             "session_id": ids["scoresheet_session"],

@@ -252,10 +252,10 @@ def test_a_payment_undone_on_a_score_sheet_costs_a_write_and_the_list(en, phone,
     """A write, not a page: held to the budget of marking a transfer paid (test_budgets_record)."""
     counts = []
     for club in (phone(0), phone(played)):
-        paid = club.settled.transfers.filter(lines__isnull=False).distinct().get()
+        paid = club.settled.transfers.filter(money_lines__isnull=False).distinct().get()
         url = f"/s/{club.settled.pk}/race/transfers/{paid.pk}/paid"
         sql = statements(en, Visit(url, data={"undo": "1"}, headers=HTMX))
-        assert paid.lines.filter(reverses__isnull=False).exists()  # the undo wrote its reversal
+        assert paid.money_lines.filter(reverses__isnull=False).exists()  # the undo's reversal
         assert len(sql) <= PAYMENT_BUDGET, "\n".join(sql)
         counts.append(len(sql))
     assert counts[0] == counts[1]

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from scorekeeper.models import AuditEntry, LedgerLine, Membership, MoneyLine, Session, Transfer
+from scorekeeper.models import AuditEntry, Membership, MoneyLine, Session, Transfer
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import debts, games, sessions
 from scorekeeper.services.ledger_audit import session_audit
@@ -45,7 +45,7 @@ def test_a_carried_transfer_is_owed_in_baht_on_the_next_night_and_paid_there(en,
     en.post(carry_url(transfer), {"carry": "1"})
     carry = MoneyLine.objects.get()
     assert carry.item == MoneyLine.Item.CARRY and carry.transfer == transfer
-    assert carry.baht == Decimal(transfer.amount) * Decimal("0.5")  # at its own night's value
+    assert carry.baht == transfer.baht  # in baht, at its own night's point value
     assert (carry.payer, carry.payee) == (transfer.payer, transfer.payee)
     page = en.get(f"/s/{table.pk}/settle").content.decode()
     assert "Carried to next time · tapped by" in page
@@ -173,15 +173,16 @@ def test_the_audit_finds_a_carry_that_is_not_its_transfer_s(table):
 def test_the_audit_finds_a_transfer_both_carried_and_paid(table):
     transfer = closed(table)[0]
     debts.transfer_carry(transfer=transfer)
-    LedgerLine.objects.bulk_create(
+    MoneyLine.objects.bulk_create(
         [
-            LedgerLine(
+            MoneyLine(
+                group=table.group,
                 session=table,
                 transfer=transfer,
                 payer=transfer.payer,
                 payee=transfer.payee,
-                amount=transfer.amount,
-                item=LedgerLine.PAYMENT,
+                baht=transfer.baht,
+                item=MoneyLine.Item.PAID,
             )
         ]
     )  # fmt: skip; written behind the services' back, as a bad import might
@@ -211,6 +212,6 @@ def test_a_step_another_phone_already_took_is_refused_with_why_and_the_transfers
     page = late.content.decode()
     assert "This transfer is already marked paid: there is nothing to carry." in page
     assert "Paid · tapped by" in page  # the transfer as it is now
-    assert not MoneyLine.objects.exists()
+    assert not MoneyLine.objects.filter(item=MoneyLine.Item.CARRY).exists()
     plain = other.post(carry_url(transfer), {"carry": "1"}, follow=True).content.decode()
     assert "This transfer is already marked paid: there is nothing to carry." in plain

@@ -195,13 +195,13 @@ def test_a_night_downloads_as_csv_for_a_spreadsheet_with_thai_intact(en, table):
     assert response["Content-Disposition"].startswith('attachment; filename="scorekeeper-')
     assert text.startswith("\ufeff")  # so Excel reads the Thai
     assert "'=สมชาย" in text  # a name never runs as a formula
-    assert len(text.strip().splitlines()) == 1 + table.lines.count()
+    assert len(text.strip().splitlines()) == 1 + table.lines.count() + table.money_lines.count()
 
 
 def test_a_group_downloads_as_json_that_names_its_format(en, table):
     play_night(table)
     data = json.loads(en.get(f"/g/{table.group.pk}/export.json").content)
-    assert (data["format"], data["version"]) == ("scorekeeper-group", 2)
+    assert (data["format"], data["version"]) == ("scorekeeper-group", 3)
     assert len(data["lines"]) == table.lines.count()
     assert en.get(f"/g/{table.group.pk}/export.xml").status_code == 404
 

@@ -34,7 +34,7 @@ def test_paid_then_received_each_name_who_tapped_and_when(table):
     assert "Paid · tapped by Bee&#x27;s phone" in swap or "Paid · tapped by Bee's phone" in swap
     assert "Received · tapped by Cat" in swap
     transfer.refresh_from_db()
-    payment = transfer.lines.get()
+    payment = transfer.money_lines.get()
     assert payment.by.name == "Bee's phone" and transfer.received_by.name == "Cat's phone"
     steps = AuditEntry.objects.filter(action__in=["payment-record", "payment-receive"])
     assert {(e.action, e.membership.name) for e in steps} == {
@@ -52,12 +52,12 @@ def test_a_transfer_received_is_reopened_by_a_host_alone(en, table):
     assert "Reopen" not in player.get(f"/s/{table.pk}/settle").content.decode()
     player.post(url, {"undo": "1"})  # sent anyway: refused, nothing changes
     transfer.refresh_from_db()
-    assert transfer.received_at is not None and transfer.lines.count() == 1
+    assert transfer.received_at is not None and transfer.money_lines.count() == 1
     assert "Reopen" in en.get(f"/s/{table.pk}/settle").content.decode()
     en.post(url, {"undo": "1"})  # the host reopens a disputed one
     transfer.refresh_from_db()
     assert transfer.received_at is None
-    assert transfer.lines.count() == 2  # the payment and its visible reversal
+    assert transfer.money_lines.count() == 2  # the payment and its visible reversal
     assert session_audit(table) == []
 
 

@@ -62,9 +62,7 @@ def test_every_transfer_to_a_player_with_promptpay_shows_a_qr_that_scans_to_the_
     figure = r'<figure class="qr" role="img" aria-label="[^"]+">(<svg.*?</svg>)'
     scanned = sorted(scan(svg, "#fff") for svg in re.findall(figure, body, re.S))
     ann.refresh_from_db()
-    want = sorted(
-        promptpay.payload(ann.promptpay, table.baht(t.amount)) for t in table.transfers.all()
-    )
+    want = sorted(promptpay.payload(ann.promptpay, t.baht) for t in table.transfers.all())
     assert scanned == want and len(want) == 3  # each with its own amount
     assert promptpay.masked(ID) in body and promptpay.formatted(ID) not in body  # not hers
     own = en.get(f"/s/{table.pk}/settle").content.decode()

@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorekeeper.models import Game, Membership, Session, Standing, Transfer
+from scorekeeper.models import Game, Membership, MoneyLine, Session, Transfer
 from scorekeeper.rules import gong_zhu
 from scorekeeper.services import access, scoresheet
 from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.templatetags.score import baht_text
 from tests.views.conftest import HTMX, member
 
 HEARTS = [f"H{n}" for n in range(2, 11)] + ["HJ", "HQ", "HK", "HA"]
@@ -375,14 +376,14 @@ def test_closing_a_gong_zhu_match_asks_who_pays_whom_and_payments_are_marked(en,
     transfers = list(Transfer.objects.filter(session=gong))
     body = en.get(f"/s/{gong.pk}/race/settle").content.decode()
     for t in transfers:
-        assert f"{t.payer.name} → {t.payee.name} <strong>{t.amount:,} ฿</strong>" in body
+        assert f"{t.payer.name} → {t.payee.name} <strong>{baht_text(t.baht)} ฿</strong>" in body
     assert "Pairwise, as the rules count it" in body
     first = transfers[0]
     swap = en.post(f"/s/{gong.pk}/race/transfers/{first.pk}/paid", **HTMX).content.decode()
     assert swap.lstrip().startswith('<section id="transfers"')
     assert "Paid · tapped by" in swap and "Not paid after all" in swap
-    payer = Standing.objects.get(session=gong, player=first.payer)
-    assert payer.settled == first.amount
+    paid = first.money_lines.get()
+    assert (paid.item, paid.baht, paid.payer) == (MoneyLine.Item.PAID, first.baht, first.payer)
     assert session_audit(gong) == []
 
 

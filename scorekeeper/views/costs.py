@@ -1,0 +1,84 @@
+"""Shared costs of the night (ค่าใช้จ่ายร่วม; issue 21, item 2): added at the settle-up while
+the night is open, taken back by a visible reversal; and the night's money lines in baht (costs,
+the table fee, rounding) as the settle-up and the history show them."""
+
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Exists, OuterRef, QuerySet
+from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.http import require_POST
+
+from scorekeeper.error_text import error_text
+from scorekeeper.forms import CostForm
+from scorekeeper.http import HtmxHttpRequest
+from scorekeeper.models import Cost, MoneyLine, Session
+from scorekeeper.rules.errors import RuleError
+from scorekeeper.services import costs
+from scorekeeper.views.access import PLAYER, session_for
+
+SHOWN = (MoneyLine.Item.COST, MoneyLine.Item.FEE, MoneyLine.Item.ROUNDING)
+
+
+def night_costs(session: Session) -> QuerySet[Cost]:
+    """The night's shared costs, each with whether it was taken back (`removed`)."""
+    reversed_ = MoneyLine.objects.filter(cost=OuterRef("pk"), reverses__isnull=False)
+    return session.costs.select_related("paid_by").annotate(removed=Exists(reversed_))
+
+
+def night_lines(session: Session) -> list[MoneyLine]:
+    """The night's lines in baht beside its games: the shares of its costs, the table fee, the
+    rounding; reversals too, so a cost taken back shows as such."""
+    lines = MoneyLine.objects.filter(session=session, item__in=SHOWN)
+    return list(lines.select_related("payer", "payee").order_by("id"))
+
+
+def context(session: Session, players: list[Any]) -> dict[str, Any]:
+    """The settle-up's part: while the night is open, its shared costs and the form to add one;
+    once closed, its lines in baht (the costs' shares, the fee, the rounding)."""
+    if session.is_open:
+        names = [p.name for p in players]
+        return {"cost_form": CostForm(players=names, prefix="cost"), "costs": night_costs(session)}
+    return {"money_lines": night_lines(session)}
+
+
+def _back(session: Session) -> Any:
+    name = "scoresheet-settle" if session.is_scoresheet else "settle"
+    return redirect(name, session_id=session.pk)
+
+
+@require_POST
+def cost_add(request: HtmxHttpRequest, session_id: int) -> Any:
+    """Add a shared cost; a refusal or a form error comes back as a message, nothing lost of
+    what the night holds."""
+    session = session_for(request, session_id, PLAYER)
+    players = list(session.group.players.filter(standings__session=session).order_by("name"))
+    form = CostForm(request.POST, players=[p.name for p in players], prefix="cost")
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else ""
+            for error in errors:
+                messages.error(request, f"{label}: {error}" if label else str(error))
+        return _back(session)
+    by_name = {p.name: p for p in players}
+    data = form.cleaned_data
+    try:
+        costs.cost_add(
+            session=session, reason=data["reason"], baht=data["baht"],
+            paid_by=by_name[data["paid_by"]], among=[by_name[n] for n in data["among"]],
+            actor=request.membership,
+        )  # fmt: skip
+    except RuleError as e:
+        messages.error(request, error_text(e))
+    return _back(session)
+
+
+@require_POST
+def cost_remove(request: HtmxHttpRequest, session_id: int, cost_id: int) -> Any:
+    session = session_for(request, session_id, PLAYER)
+    cost = get_object_or_404(Cost, pk=cost_id, session=session)
+    try:
+        costs.cost_remove(cost=cost, actor=request.membership)
+    except RuleError as e:
+        messages.error(request, error_text(e))
+    return _back(session)
