@@ -254,9 +254,7 @@ def session_close(
             n=waiting,
         )
     standings = list(
-        session.standings.select_related("player").annotate(
-            **settle_up.cost_annotations(session)
-        )
+        session.standings.select_related("player").annotate(**settle_up.cost_annotations(session))
     )
     night = settle_up.night(
         session,

@@ -127,7 +127,10 @@ def night(table, client):
         "player_id": first.dealer.pk,
         "invite_id": access.invite_create(group=table.group, role=PLAYER, by=host).pk,
         "cost_id": costs.cost_add(
-            session=table, reason="ข้าว", baht=Decimal(100), paid_by=first.dealer,
+            session=table,
+            reason="ข้าว",
+            baht=Decimal(100),
+            paid_by=first.dealer,
             among=[s.player for s in table.standings.select_related("player")],
         ).pk,  # fmt: skip
     }

@@ -64,7 +64,7 @@ NOT_PAGES = {
     "member-is": "a POST that redirects to the group page",
     "game-paid": "a POST that redirects to the table or the game (a refusal: the table page)",
     "promptpay": "a POST that redirects to the group page (its Thai error is tested with it)",
-    "cost-add": "a POST that redirects to the settle page (its Thai errors: tests/views/test_costs.py)",
+    "cost-add": "a POST that redirects to the settle page (its Thai errors: test_costs.py)",
     "cost-remove": "a POST that redirects to the settle page",
 }
 
