@@ -1,5 +1,7 @@
 """Migrations that move data: what was stored before is still found after."""
 
+from decimal import Decimal
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -94,6 +96,50 @@ def test_players_get_the_keys_of_their_names_and_keep_the_names_as_recorded():
         ("Ann", "Ann"),
         ("An\u200bn", " 1 Ann"),  # recorded as another player: it stays one
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_closed_nights_are_restated_in_baht_and_their_payments_as_money_lines():
+    apps = migrate([("scorekeeper", "0018_carried_debts")])
+    m = {name: apps.get_model("scorekeeper", name) for name in (
+        "Group", "Player", "Session", "Transfer", "LedgerLine", "MoneyLine")}  # fmt: skip
+    group = m["Group"].objects.create(name="Saturday")
+    ann, bee = (m["Player"].objects.create(group=group, name=n, key=n) for n in ("Ann", "Bee"))
+
+    def night(value: str):
+        return m["Session"].objects.create(
+            group=group, ruleset="knock-dummy-2025", stake_level="sian", stake_less=100,
+            stake_medium=200, stake_more=300, fine=200, point_value=value, first_dealer=ann,
+        )  # fmt: skip
+
+    eighth, free = night("0.125"), night("0")
+    paid = m["Transfer"].objects.create(
+        session=eighth, payer=bee, payee=ann, amount=333, mode="fewest"
+    )
+    unpaid = m["Transfer"].objects.create(
+        session=free, payer=bee, payee=ann, amount=40, mode="fewest"
+    )
+    line = m["LedgerLine"].objects.create(session=eighth, transfer=paid, payer=bee, payee=ann,
+                                          amount=333, item="payment")  # fmt: skip
+    m["LedgerLine"].objects.create(session=eighth, transfer=paid, payer=ann, payee=bee,
+                                   amount=333, item="payment", reverses=line)  # fmt: skip
+    again = m["LedgerLine"].objects.create(session=eighth, transfer=paid, payer=bee, payee=ann,
+                                           amount=333, item="payment")  # fmt: skip
+
+    apps = migrate([("scorekeeper", "0019_baht_settle_up")])
+    Transfer, MoneyLine = (apps.get_model("scorekeeper", n) for n in ("Transfer", "MoneyLine"))
+    assert Transfer.objects.get(pk=paid.pk).baht == Decimal("41.63")  # 333 × 0.125, half up
+    assert Transfer.objects.get(pk=unpaid.pk).baht == 0  # a night for no money: nothing to pay
+    lines = list(MoneyLine.objects.order_by("pk"))
+    assert [(x.item, x.payer_id, x.payee_id, x.baht) for x in lines] == [
+        ("paid", bee.pk, ann.pk, Decimal("41.63")),
+        ("paid", ann.pk, bee.pk, Decimal("41.63")),
+        ("paid", bee.pk, ann.pk, Decimal("41.63")),
+    ]
+    assert lines[1].reverses_id == lines[0].pk and lines[2].reverses_id is None
+    assert lines[2].recorded_at == again.recorded_at and lines[0].session_id == eighth.pk
+    # The points lines stay, in the night's history.
+    assert apps.get_model("scorekeeper", "LedgerLine").objects.filter(transfer=paid.pk).count() == 3
 
 
 @pytest.fixture(autouse=True)

@@ -725,6 +725,10 @@ def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             "hands": hands,
             "page": page,
             "membership": request.membership,
+            # A closed match for money: its table fee, shared costs and rounding (issue 21).
+            "money_lines": (
+                costs.night_lines(session) if context["money"] and not session.is_open else []
+            ),
         }
     )
     return render(request, "scoresheet/history.html", context)

@@ -410,6 +410,7 @@ def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     legend = charts.series(running)
     context.update(
         {
+            "money_lines": costs.night_lines(session) if not session.is_open else [],
             "games": [{"game": g, "events": events[g.pk]} for g in shown],
             "page": page,
             "pages": pages,

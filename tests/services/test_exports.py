@@ -466,6 +466,26 @@ def test_a_version_1_export_made_before_the_score_sheet_rename_still_imports(db)
         assert session_audit(session) == []
 
 
+def test_a_version_2_export_with_its_settle_up_in_points_imports_in_baht(db):
+    """tests/services/data/export-v2.json was written by commit 2b039b4, whose transfers were in
+    points and paid by points lines: they come in at their night's point value, each payment
+    beside its points line as a money line, and the nights audit clean."""
+    data = json.loads((Path(__file__).parent / "data" / "export-v2.json").read_text())
+    assert data["version"] == 2
+    group = exports.group_import(data=data)
+    first = group.sessions.order_by("pk").first()
+    points = [t["amount"] for t in data["sessions"][0]["transfers"]]
+    assert [t.baht for t in first.transfers.order_by("pk")] == [first.baht(p) for p in points]
+    paid_in_points = LedgerLine.objects.filter(session=first, transfer__isnull=False)
+    paid_in_baht = MoneyLine.objects.filter(session=first, item=MoneyLine.Item.PAID)
+    assert paid_in_points.count() == paid_in_baht.count() > 0
+    assert paid_in_baht.filter(reverses__isnull=False).count() == 2  # undone twice, visibly
+    again = exports.group_json(group=group)
+    assert again["version"] == exports.VERSION and again["lines"] == data["lines"]
+    for session in group.sessions.all():
+        assert session_audit(session) == []
+
+
 def _first(data: dict, **where: object) -> dict:
     """The first ledger line of the export with these fields."""
     return next(line for line in data["lines"] if all(line[k] == v for k, v in where.items()))

@@ -18,6 +18,8 @@ from scorekeeper.views import table
 from tests.views.conftest import HTMX
 
 PAGE_BUDGET = 8
+# A closed night's history also lists its table fee, shared costs and rounding: one read more.
+OVER_BUDGET = {"history, closed": 1}
 NIGHTS = pytest.mark.parametrize(
     "played", [0, 100, 10_000], ids=["no game", "100 games", "10,000 games"]
 )
@@ -175,7 +177,8 @@ PAGES: dict[str, Callable[[Session], str]] = {
 @pytest.mark.parametrize("page", PAGES)
 def test_each_page_costs_the_same_few_statements_however_long_the_night(en, night, page, played):
     at_first = statements(en, PAGES[page](night(0)))
-    assert statements(en, PAGES[page](night(played))) == at_first <= PAGE_BUDGET
+    budget = PAGE_BUDGET + OVER_BUDGET.get(page, 0)
+    assert statements(en, PAGES[page](night(played))) == at_first <= budget
 
 
 @NIGHTS

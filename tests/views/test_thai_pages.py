@@ -20,7 +20,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from scorekeeper.models import Game, Group, Membership, Session, Transfer
-from scorekeeper.services import access, debts, games, scoresheet, sessions, sharing
+from scorekeeper.services import access, costs, debts, games, scoresheet, sessions, sharing
+from scorekeeper.services.settle_up import Choices
 from tests.scoresheet_nights import score_sheets
 
 # Latin-script words that stay as they are in a Thai page, each for its reason.
@@ -184,7 +185,16 @@ def evening(db: None, client: Client) -> Evening:
     games.game_finish(game=game, outcome=knock(a, "dark", **{b: 10, c: 20, d: 30}), actor=host)
     game = games.game_start(session=closed, actor=host)
     games.game_finish(game=game, outcome=knock(b, "light-color", **{a: 5, c: 25, d: 40}))
-    transfers = sessions.session_close(session=closed, actor=host)
+    # A shared cost, one taken back, a table fee to the house and rounding (issue 21, item 2).
+    seated = [s.player for s in closed.standings.select_related("player")]
+    costs.cost_add(session=closed, reason="ข้าวมันไก่", baht=Decimal(200), paid_by=seated[0],
+                   among=seated, actor=host)  # fmt: skip
+    wrong = costs.cost_add(session=closed, reason="โค้ก", baht=Decimal(40), paid_by=seated[1],
+                           among=seated[:2], actor=host)  # fmt: skip
+    costs.cost_remove(cost=wrong, actor=host)
+    transfers = sessions.session_close(
+        session=closed, choices=Choices(fee=Decimal(20), rounding=5), actor=host
+    )
     sessions.payment_record(transfer=transfers[0], actor=host)
 
     night = sessions.session_open(
@@ -198,6 +208,8 @@ def evening(db: None, client: Client) -> Evening:
     tie = games.game_start(session=night, actor=host)
     games.game_finish(game=tie, outcome=knock(c, "normal", **{a: 10, b: 10, d: 25}))
     in_play = games.game_start(session=night, head_color="red", actor=host, idempotency_key="k1")
+    costs.cost_add(session=night, reason="น้ำแข็ง", baht=Decimal("30.50"), paid_by=seated[2],
+                   among=seated, actor=host)  # fmt: skip
     tie.refresh_from_db()
     # Carried to next time: one still owed, one paid at the next night (issue 21, item 4).
     owed, paid = (debts.transfer_carry(transfer=t, actor=host) for t in transfers[1:3])
