@@ -44,6 +44,8 @@ NAME = {"list": "names", "autocomplete": "off", "autocapitalize": "words"}
 # No `pattern`: Thai digits and a minus are read on the server (numbers.py), which says what is
 # wrong in Thai; a phone's own check would refuse ๑๒๐ without a word.
 NUMBER = {"inputmode": "numeric", "autocomplete": "off"}
+# Baht with satang: a text field with the decimal pad, so ๔๐ or 1,200 reach numbers.py whole.
+BAHT = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
 
 
 class GroupForm(forms.Form):
@@ -438,6 +440,7 @@ class SettleForm(forms.Form):
         decimal_places=2,
         required=False,
         help_text=_("Leave empty for no table fee."),
+        widget=BAHT,
     )
     fee_per = forms.ChoiceField(
         label=_("The fee is paid"),
@@ -488,6 +491,7 @@ class CostForm(forms.Form):
         min_value=Decimal("0.01"),
         max_digits=9,
         decimal_places=2,
+        widget=BAHT,
     )
     paid_by = forms.ChoiceField(label=_("Who paid"))
     among = forms.MultipleChoiceField(label=_("Shared among"), widget=forms.CheckboxSelectMultiple)

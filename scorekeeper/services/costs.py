@@ -10,6 +10,7 @@ from django.db import transaction
 from scorekeeper.models import Cost, Membership, MoneyLine, Player, Session
 from scorekeeper.names import cleaned
 from scorekeeper.rules import settle_up as rules
+from scorekeeper.services import once
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.sessions import lock_open, money_reverse
@@ -27,9 +28,13 @@ def cost_add(
     paid_by: Player,
     among: Sequence[Player],
     actor: Membership | None = None,
+    idempotency_key: str | None = None,
 ) -> Cost:
-    """Record a shared cost: each of `among` but the one who paid owes them an equal share."""
+    """Record a shared cost: each of `among` but the one who paid owes them an equal share. A
+    form sent again with the same key (a double tap, a retry) records it once."""
     session = lock_open(session)
+    if (done := once.replayed(idempotency_key, "cost-add", session_id=session.pk)) is not None:
+        return Cost.objects.get(pk=done.detail["cost"])
     reason = cleaned(reason)
     if not reason:
         raise ServiceError("cost-reason", "say what the cost was for", field="reason")
@@ -67,7 +72,9 @@ def cost_add(
         )  # fmt: skip
         for s in shares
     )
-    audit(actor=actor, action="cost-add", session=session, detail=_detail(cost))
+    audit(
+        actor=actor, action="cost-add", session=session, detail=_detail(cost), key=idempotency_key
+    )
     return cost
 
 

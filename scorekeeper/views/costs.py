@@ -66,7 +66,7 @@ def cost_add(request: HtmxHttpRequest, session_id: int) -> Any:
         costs.cost_add(
             session=session, reason=data["reason"], baht=data["baht"],
             paid_by=by_name[data["paid_by"]], among=[by_name[n] for n in data["among"]],
-            actor=request.membership,
+            actor=request.membership, idempotency_key=request.POST.get("idempotency_key"),
         )  # fmt: skip
     except RuleError as e:
         messages.error(request, error_text(e))

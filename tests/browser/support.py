@@ -272,13 +272,11 @@ def games_rows(page: Page) -> list[tuple[str, str, list[str]]]:
     return [(number, status, nets) for number, status, nets in rows]
 
 
-TRANSFER = re.compile(
-    r"^(?P<payer>.+?) → (?P<payee>.+?) (?P<baht>[\d,]+(?:\.\d\d)?) ฿ \((?P<points>[\d,]+)\)$"
-)
+TRANSFER = re.compile(r"^(?P<payer>.+?) → (?P<payee>.+?) (?P<baht>[\d,]+(?:\.\d\d)?) ฿$")
 
 
-def transfers(page: Page) -> list[tuple[str, str, int, Decimal, bool]]:
-    """The settle-up's transfers as shown: (payer, payee, points, baht, marked paid)."""
+def transfers(page: Page) -> list[tuple[str, str, Decimal, bool]]:
+    """The settle-up's transfers as shown, in baht: (payer, payee, baht, marked paid)."""
     items = page.locator("#transfers ul.transfers > li").evaluate_all(
         """lis => lis.map(li => [li.querySelector(':scope > span').textContent
             .replace(/\\s+/g, ' ').trim(), li.classList.contains('paid')])"""
@@ -287,8 +285,7 @@ def transfers(page: Page) -> list[tuple[str, str, int, Decimal, bool]]:
     for text, paid in items:
         match = TRANSFER.match(text)
         assert match, f"a transfer reads {text!r}"
-        points = int(match["points"].replace(",", ""))
         shown.append(
-            (match["payer"], match["payee"], points, Decimal(match["baht"].replace(",", "")), paid)
+            (match["payer"], match["payee"], Decimal(match["baht"].replace(",", "")), paid)
         )
     return shown

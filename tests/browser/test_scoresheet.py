@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from scorekeeper.models import Game, Session
+from scorekeeper.models import Game, MoneyLine, Session
 from scorekeeper.rules import dummy_points_document, gong_zhu, gong_zhu_document
 from scorekeeper.rules.transfers import fewest_transfers
 from tests.browser.conftest import Shoot, open_page
@@ -245,16 +245,17 @@ def test_a_gong_zhu_match_to_minus_150_finds_the_pig_and_settles_the_money(
         plan = fewest_transfers(money)
         expect(page.locator("#transfers ul.transfers > li")).to_have_count(len(plan))
         shown = transfers(page)
-        assert [(payer, payee, points) for payer, payee, points, _, _ in shown] == [
-            (t.payer, t.payee, t.amount) for t in plan
+        # The fewest transfers of the money in points, each at two baht a point.
+        assert [(payer, payee, baht) for payer, payee, baht, _ in shown] == [
+            (t.payer, t.payee, t.amount * TWO_BAHT) for t in plan
         ]
-        assert [b for _, _, _, b, _ in shown] == [t.amount * TWO_BAHT for t in plan]
         page.locator("#transfers li").first.locator("button.primary").click()
         expect(page.locator("#transfers li.paid")).to_have_count(1)
         problems += fit_problems(page, "scoresheet-gong-zhu-settle", screenshot)
 
         session = Session.objects.get(pk=int(path.split("/")[2]))
-        paid = {s.player.name: s.settled for s in session.standings.select_related("player")}
+        paid = MoneyLine.objects.get(session=session, item=MoneyLine.Item.PAID)
         first = plan[0]
-        assert paid[first.payer] == first.amount and paid[first.payee] == -first.amount
+        assert (paid.payer.name, paid.payee.name) == (first.payer, first.payee)
+        assert paid.baht == first.amount * TWO_BAHT
     assert problems == []

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.internal.conjecture import engine
 
 from scorekeeper.models import (
+    Cost,
     Device,
     Event,
     Game,
@@ -37,7 +38,7 @@ from scorekeeper.models import (
     Session,
     Transfer,
 )
-from scorekeeper.services import access, debts, games, sessions
+from scorekeeper.services import access, costs, debts, games, sessions
 
 pytestmark = [pytest.mark.soak]
 
@@ -78,7 +79,9 @@ FIELDS: dict[str, list[str]] = {
     "member-is": ["player"],
     "promptpay": ["promptpay", "promptpay_public"],
     "seats": ["position", "name"],
-    "settle": ["mode", "hub"],
+    "settle": ["mode", "hub", "fee", "fee_per", "fee_to", "rounding", "rounding_by"],
+    "cost-add": ["cost-reason", "cost-baht", "cost-paid_by", "cost-among"],
+    "cost-remove": [],
     "transfer-paid": ["undo", "carry", "uncarry", "received"],
     "debt-paid": ["night", "undo"],
     "game-finish": FINISH,
@@ -123,6 +126,13 @@ VALID: dict[str, dict[str, Any]] = {
     "promptpay": {"promptpay": "0812345678", "promptpay_public": "on"},
     "seats": {"position": "1", "name": "Eve"},
     "settle": {"mode": "fewest"},
+    "cost-add": {
+        "cost-reason": "ข้าว",
+        "cost-baht": "100",
+        "cost-paid_by": "Ann",
+        "cost-among": ["Ann", "Bee"],
+    },  # fmt: skip
+    "cost-remove": {},
     "transfer-paid": {},
     "debt-paid": {},
     "game-finish": VALID_FINISH,
@@ -204,6 +214,7 @@ class Night:
     transfer: Transfer
     invite: Invite
     debt: MoneyLine  # a transfer of the closed night carried to next time
+    cost: Cost  # a shared cost of the open night
 
     def ensure(self, in_play: bool = True) -> dict[str, int]:
         """Put back what earlier posts used up: a game waiting for a tie, a voided game not yet
@@ -277,6 +288,8 @@ class Night:
             "promptpay": f"/g/{self.group.pk}/promptpay",
             "seats": f"/s/{s}/seats",
             "settle": f"/s/{s}/settle",
+            "cost-add": f"/s/{s}/costs",
+            "cost-remove": f"/s/{s}/costs/{self.cost.pk}/remove",
             "transfer-paid": f"/s/{self.closed.pk}/transfers/{self.transfer.pk}/paid",
             "debt-paid": f"/g/{self.group.pk}/debts/{self.debt.pk}/paid",
             "game-finish": f"/s/{s}/games/{game_id}/finish",
@@ -335,7 +348,10 @@ def night(db: None, settings: Any) -> Night:
     )
     transfer, *_, last = sessions.session_close(session=closed)
     debt = debts.transfer_carry(transfer=last)
-    return Night(group, host, player, session, closed, transfer, invite, debt)
+    seated = [s.player for s in session.standings.select_related("player")]
+    cost = costs.cost_add(session=session, reason="ข้าว", baht=Decimal(80), paid_by=seated[0],
+                          among=seated)  # fmt: skip
+    return Night(group, host, player, session, closed, transfer, invite, debt, cost)
 
 
 def ledger() -> tuple[int, int, int, int]:

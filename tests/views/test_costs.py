@@ -83,3 +83,11 @@ def test_a_fee_that_is_not_an_amount_is_refused_and_the_night_stays_open(en, tab
     assert response.status_code == 422
     table.refresh_from_db()
     assert table.is_open and not Transfer.objects.exists()
+
+
+def test_a_cost_sent_twice_with_its_key_is_recorded_once(en, table):
+    form = {**COST, "cost-among": EVERYONE, "idempotency_key": "cost-key-1"}
+    en.post(f"/s/{table.pk}/costs", form)
+    en.post(f"/s/{table.pk}/costs", form)  # a double tap on a slow network
+    assert table.costs.count() == 1
+    assert MoneyLine.objects.filter(item=MoneyLine.Item.COST).count() == 3
