@@ -204,9 +204,8 @@ def _transfers(session: Session, lines: list[LedgerLine]) -> list[str]:
     at_table = [line for line in lines if line.item == LedgerLine.PAYMENT and not line.transfer_id]
     handed = {p: d.settled for p, d in deltas(at_table).items()}
     nets = {p: d.net + handed.get(p, 0) for p, d in deltas(lines).items()}
-    players = sorted(
-        Player.objects.filter(standings__session=session), key=lambda p: p.name
-    )  # as the close reads them: by name
+    # As the close orders them (sessions.session_close): by name, sorted here, not by the database.
+    players = sorted(Player.objects.filter(standings__session=session), key=lambda p: p.name)
     return _settle_up(session, {p.name: nets.get(p.pk, 0) for p in players}, players)
 
 

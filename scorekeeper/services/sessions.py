@@ -259,7 +259,7 @@ def session_close(
     night = settle_up.night(
         session,
         {s.player.name: s.balance for s in standings},
-        [s.player for s in standings],
+        sorted((s.player for s in standings), key=_name),  # as the audit reads them
         costs={s.player.name: settle_up.costs_of(s) for s in standings},
         games=settle_up.needs_games(choices),
     )
@@ -273,6 +273,10 @@ def session_close(
         detail={"mode": choices.mode, "rounding": choices.rounding, "fee": str(choices.fee)},
     )
     return rows
+
+
+def _name(player: Player) -> str:
+    return player.name
 
 
 def lock_transfer(transfer: Transfer) -> Transfer:

@@ -40,7 +40,7 @@ class Choices:
 class Night:
     """What a night's settle-up is made of, read from the ledger."""
 
-    players: list[Player]  # in seat order
+    players: list[Player]  # in the order a tie for a game's fee goes by
     points: dict[str, int]  # each player's points still to settle: won (+), lost (−)
     rate: Decimal
     games: list[tuple[int, dict[str, int]]]  # each counted game's number and nets, for the fee
