@@ -126,7 +126,7 @@ def test_closed_nights_are_restated_in_baht_and_their_payments_as_money_lines():
     again = m["LedgerLine"].objects.create(session=eighth, transfer=paid, payer=bee, payee=ann,
                                            amount=333, item="payment")  # fmt: skip
 
-    apps = migrate([("scorekeeper", "0019_baht_settle_up")])
+    apps = migrate([("scorekeeper", "0021_transfers_in_baht_only")])
     Transfer, MoneyLine = (apps.get_model("scorekeeper", n) for n in ("Transfer", "MoneyLine"))
     assert Transfer.objects.get(pk=paid.pk).baht == Decimal("41.63")  # 333 × 0.125, half up
     assert Transfer.objects.get(pk=unpaid.pk).baht == 0  # a night for no money: nothing to pay

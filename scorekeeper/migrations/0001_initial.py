@@ -6,187 +6,457 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Group',
+            name="Group",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=80)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=80)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('seating', models.JSONField()),
-                ('status', models.CharField(choices=[('in-play', 'in play'), ('pending-tie', 'pending tie'), ('settled', 'settled'), ('fined', 'ended by a fine'), ('voided', 'voided')], default='in-play', max_length=12)),
-                ('document', models.JSONField(default=dict)),
-                ('tie', models.JSONField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('voided_at', models.DateTimeField(blank=True, null=True)),
-                ('replaces', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='replaced_by', to='scorekeeper.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("seating", models.JSONField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("in-play", "in play"),
+                            ("pending-tie", "pending tie"),
+                            ("settled", "settled"),
+                            ("fined", "ended by a fine"),
+                            ("voided", "voided"),
+                        ],
+                        default="in-play",
+                        max_length=12,
+                    ),
+                ),
+                ("document", models.JSONField(default=dict)),
+                ("tie", models.JSONField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("voided_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "replaces",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="replaced_by",
+                        to="scorekeeper.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('number', 'started_at'),
+                "ordering": ("number", "started_at"),
             },
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('document', models.JSONField()),
-                ('recorded_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='scorekeeper.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("document", models.JSONField()),
+                ("recorded_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="events",
+                        to="scorekeeper.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('number',),
+                "ordering": ("number",),
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=40)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('group', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='players', to='scorekeeper.group')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=40)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="players",
+                        to="scorekeeper.group",
+                    ),
+                ),
             ],
         ),
         migrations.AddField(
-            model_name='game',
-            name='dealer',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.player'),
+            model_name="game",
+            name="dealer",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="scorekeeper.player",
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='last_drawer',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.player'),
+            model_name="game",
+            name="last_drawer",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="scorekeeper.player",
+            ),
         ),
         migrations.CreateModel(
-            name='Session',
+            name="Session",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ruleset', models.CharField(choices=[('knock-dummy-2025', 'Knock Dummy 2025 (ดัมมี่น็อก)')], max_length=30)),
-                ('stake_level', models.CharField(choices=[('thep', 'ระดับเทพ (80/100/120)'), ('sian', 'ระดับเซียน (100/200/300)'), ('khot-sian', 'ระดับโคตรเซียน (200/300/400)'), ('custom', 'Custom rates')], max_length=12)),
-                ('stake_less', models.PositiveIntegerField()),
-                ('stake_medium', models.PositiveIntegerField()),
-                ('stake_more', models.PositiveIntegerField()),
-                ('fine', models.PositiveIntegerField()),
-                ('point_value', models.DecimalField(decimal_places=4, max_digits=12)),
-                ('started_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
-                ('first_dealer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.player')),
-                ('group', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='sessions', to='scorekeeper.group')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "ruleset",
+                    models.CharField(
+                        choices=[("knock-dummy-2025", "Knock Dummy 2025 (ดัมมี่น็อก)")], max_length=30
+                    ),
+                ),
+                (
+                    "stake_level",
+                    models.CharField(
+                        choices=[
+                            ("thep", "ระดับเทพ (80/100/120)"),
+                            ("sian", "ระดับเซียน (100/200/300)"),
+                            ("khot-sian", "ระดับโคตรเซียน (200/300/400)"),
+                            ("custom", "Custom rates"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("stake_less", models.PositiveIntegerField()),
+                ("stake_medium", models.PositiveIntegerField()),
+                ("stake_more", models.PositiveIntegerField()),
+                ("fine", models.PositiveIntegerField()),
+                ("point_value", models.DecimalField(decimal_places=4, max_digits=12)),
+                ("started_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "first_dealer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scorekeeper.player",
+                    ),
+                ),
+                (
+                    "group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="sessions",
+                        to="scorekeeper.group",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('since_game', models.PositiveIntegerField()),
-                ('until_game', models.PositiveIntegerField(blank=True, null=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='scorekeeper.player')),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='scorekeeper.session')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField()),
+                ("since_game", models.PositiveIntegerField()),
+                ("until_game", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="scorekeeper.player",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="scorekeeper.session",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('position',),
+                "ordering": ("position",),
             },
         ),
         migrations.AddField(
-            model_name='game',
-            name='session',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='games', to='scorekeeper.session'),
+            model_name="game",
+            name="session",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="games",
+                to="scorekeeper.session",
+            ),
         ),
         migrations.CreateModel(
-            name='Standing',
+            name="Standing",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('net', models.BigIntegerField(default=0)),
-                ('settled', models.BigIntegerField(default=0)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='standings', to='scorekeeper.player')),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='standings', to='scorekeeper.session')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("net", models.BigIntegerField(default=0)),
+                ("settled", models.BigIntegerField(default=0)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="standings",
+                        to="scorekeeper.player",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="standings",
+                        to="scorekeeper.session",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('player__name',),
+                "ordering": ("player__name",),
             },
         ),
         migrations.CreateModel(
-            name='Transfer',
+            name="Transfer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', models.PositiveBigIntegerField()),
-                ('mode', models.CharField(choices=[('fewest', 'fewest transfers'), ('hub', 'everyone with one person')], max_length=8)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('payee', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.player')),
-                ('payer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.player')),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='transfers', to='scorekeeper.session')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("amount", models.PositiveBigIntegerField()),
+                (
+                    "mode",
+                    models.CharField(
+                        choices=[
+                            ("fewest", "fewest transfers"),
+                            ("hub", "everyone with one person"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "payee",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scorekeeper.player",
+                    ),
+                ),
+                (
+                    "payer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scorekeeper.player",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="transfers",
+                        to="scorekeeper.session",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('payer__name', 'payee__name'),
+                "ordering": ("payer__name", "payee__name"),
             },
         ),
         migrations.CreateModel(
-            name='LedgerLine',
+            name="LedgerLine",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', models.PositiveBigIntegerField()),
-                ('item', models.CharField(max_length=24)),
-                ('rule', models.CharField(blank=True, max_length=8)),
-                ('due', models.CharField(blank=True, max_length=12)),
-                ('recorded_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('event', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='lines', to='scorekeeper.event')),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='lines', to='scorekeeper.game')),
-                ('reverses', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='reversed_by', to='scorekeeper.ledgerline')),
-                ('instead_of', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.player')),
-                ('payee', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.player')),
-                ('payer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.player')),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='lines', to='scorekeeper.session')),
-                ('transfer', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='lines', to='scorekeeper.transfer')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("amount", models.PositiveBigIntegerField()),
+                ("item", models.CharField(max_length=24)),
+                ("rule", models.CharField(blank=True, max_length=8)),
+                ("due", models.CharField(blank=True, max_length=12)),
+                ("recorded_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="lines",
+                        to="scorekeeper.event",
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="lines",
+                        to="scorekeeper.game",
+                    ),
+                ),
+                (
+                    "reverses",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="reversed_by",
+                        to="scorekeeper.ledgerline",
+                    ),
+                ),
+                (
+                    "instead_of",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scorekeeper.player",
+                    ),
+                ),
+                (
+                    "payee",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scorekeeper.player",
+                    ),
+                ),
+                (
+                    "payer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scorekeeper.player",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="lines",
+                        to="scorekeeper.session",
+                    ),
+                ),
+                (
+                    "transfer",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="lines",
+                        to="scorekeeper.transfer",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('id',),
+                "ordering": ("id",),
             },
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.UniqueConstraint(fields=('game', 'number'), name='event_number_unique_in_game'),
+            model_name="event",
+            constraint=models.UniqueConstraint(
+                fields=("game", "number"), name="event_number_unique_in_game"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(fields=('group', 'name'), name='player_name_unique_in_group'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                fields=("group", "name"), name="player_name_unique_in_group"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('until_game__isnull', True)), fields=('session', 'position'), name='one_current_player_per_position'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("until_game__isnull", True)),
+                fields=("session", "position"),
+                name="one_current_player_per_position",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('until_game__isnull', True)), fields=('session', 'player'), name='one_current_position_per_player'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("until_game__isnull", True)),
+                fields=("session", "player"),
+                name="one_current_position_per_player",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'voided'), _negated=True), fields=('session', 'number'), name='one_standing_game_per_number'),
+            model_name="game",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "voided"), _negated=True),
+                fields=("session", "number"),
+                name="one_standing_game_per_number",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='standing',
-            constraint=models.UniqueConstraint(fields=('session', 'player'), name='one_standing_per_player'),
+            model_name="standing",
+            constraint=models.UniqueConstraint(
+                fields=("session", "player"), name="one_standing_per_player"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ledgerline',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='line_amount_positive'),
+            model_name="ledgerline",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount__gt", 0)), name="line_amount_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ledgerline',
-            constraint=models.CheckConstraint(condition=models.Q(('payer', models.F('payee')), _negated=True), name='line_two_players'),
+            model_name="ledgerline",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("payer", models.F("payee")), _negated=True),
+                name="line_two_players",
+            ),
         ),
     ]

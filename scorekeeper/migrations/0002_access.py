@@ -7,85 +7,213 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorekeeper', '0001_initial'),
+        ("scorekeeper", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Device',
+            name="Device",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('user_agent', models.CharField(blank=True, max_length=200)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("user_agent", models.CharField(blank=True, max_length=200)),
             ],
         ),
         migrations.CreateModel(
-            name='IdempotencyKey',
+            name="IdempotencyKey",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=64, unique=True)),
-                ('action', models.CharField(max_length=30)),
-                ('result', models.JSONField(default=dict)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=64, unique=True)),
+                ("action", models.CharField(max_length=30)),
+                ("result", models.JSONField(default=dict)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
         ),
         migrations.CreateModel(
-            name='JoinAttempt',
+            name="JoinAttempt",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('address', models.GenericIPAddressField()),
-                ('at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("address", models.GenericIPAddressField()),
+                ("at", models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
             ],
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('host', 'host'), ('player', 'player'), ('viewer', 'viewer')], max_length=8)),
-                ('name', models.CharField(blank=True, max_length=40)),
-                ('joined_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('device', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='memberships', to='scorekeeper.device')),
-                ('group', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='memberships', to='scorekeeper.group')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='memberships', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("host", "host"), ("player", "player"), ("viewer", "viewer")],
+                        max_length=8,
+                    ),
+                ),
+                ("name", models.CharField(blank=True, max_length=40)),
+                ("joined_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "device",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="memberships",
+                        to="scorekeeper.device",
+                    ),
+                ),
+                (
+                    "group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="memberships",
+                        to="scorekeeper.group",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Invite',
+            name="Invite",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('host', 'host'), ('player', 'player'), ('viewer', 'viewer')], max_length=8)),
-                ('token', models.CharField(max_length=64, unique=True)),
-                ('code', models.CharField(max_length=8, unique=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('expires_at', models.DateTimeField()),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('group', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='invites', to='scorekeeper.group')),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='invites', to='scorekeeper.membership')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("host", "host"), ("player", "player"), ("viewer", "viewer")],
+                        max_length=8,
+                    ),
+                ),
+                ("token", models.CharField(max_length=64, unique=True)),
+                ("code", models.CharField(max_length=8, unique=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("expires_at", models.DateTimeField()),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="invites",
+                        to="scorekeeper.group",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="invites",
+                        to="scorekeeper.membership",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='AuditEntry',
+            name="AuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('action', models.CharField(max_length=30)),
-                ('detail', models.JSONField(default=dict)),
-                ('at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.game')),
-                ('group', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='audit', to='scorekeeper.group')),
-                ('session', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='audit', to='scorekeeper.session')),
-                ('device', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.device')),
-                ('membership', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.membership')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("action", models.CharField(max_length=30)),
+                ("detail", models.JSONField(default=dict)),
+                ("at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scorekeeper.game",
+                    ),
+                ),
+                (
+                    "group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="audit",
+                        to="scorekeeper.group",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="audit",
+                        to="scorekeeper.session",
+                    ),
+                ),
+                (
+                    "device",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scorekeeper.device",
+                    ),
+                ),
+                (
+                    "membership",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scorekeeper.membership",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('-at', '-id'),
+                "ordering": ("-at", "-id"),
             },
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(condition=models.Q(('device__isnull', False), ('revoked_at__isnull', True)), fields=('group', 'device'), name='one_membership_per_device'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("device__isnull", False), ("revoked_at__isnull", True)),
+                fields=("group", "device"),
+                name="one_membership_per_device",
+            ),
         ),
     ]

@@ -4,15 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorekeeper', '0002_access'),
+        ("scorekeeper", "0002_access"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='game',
-            name='status',
-            field=models.CharField(choices=[('in-play', 'in play'), ('pending-tie', 'waiting for a tie'), ('settled', 'settled'), ('fined', 'ended by a fine'), ('voided', 'voided')], default='in-play', max_length=12),
+            model_name="game",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("in-play", "in play"),
+                    ("pending-tie", "waiting for a tie"),
+                    ("settled", "settled"),
+                    ("fined", "ended by a fine"),
+                    ("voided", "voided"),
+                ],
+                default="in-play",
+                max_length=12,
+            ),
         ),
     ]

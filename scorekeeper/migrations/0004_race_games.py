@@ -4,30 +4,45 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorekeeper', '0003_labels'),
+        ("scorekeeper", "0003_labels"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='scores',
+            model_name="game",
+            name="scores",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='session',
-            name='race',
+            model_name="session",
+            name="race",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AlterField(
-            model_name='session',
-            name='ruleset',
-            field=models.CharField(choices=[('knock-dummy-2025', 'Knock Dummy 2025 (ดัมมี่น็อก)'), ('dummy-points', 'Classic Dummy to 500 (ดัมมี่จดแต้ม)'), ('gong-zhu', 'Gong Zhu (ไพ่จับหมู)')], max_length=30),
+            model_name="session",
+            name="ruleset",
+            field=models.CharField(
+                choices=[
+                    ("knock-dummy-2025", "Knock Dummy 2025 (ดัมมี่น็อก)"),
+                    ("dummy-points", "Classic Dummy to 500 (ดัมมี่จดแต้ม)"),
+                    ("gong-zhu", "Gong Zhu (ไพ่จับหมู)"),
+                ],
+                max_length=30,
+            ),
         ),
         migrations.AlterField(
-            model_name='session',
-            name='stake_level',
-            field=models.CharField(choices=[('thep', 'ระดับเทพ (80/100/120)'), ('sian', 'ระดับเซียน (100/200/300)'), ('khot-sian', 'ระดับโคตรเซียน (200/300/400)'), ('custom', 'Custom rates'), ('none', 'No stakes: a score sheet')], max_length=12),
+            model_name="session",
+            name="stake_level",
+            field=models.CharField(
+                choices=[
+                    ("thep", "ระดับเทพ (80/100/120)"),
+                    ("sian", "ระดับเซียน (100/200/300)"),
+                    ("khot-sian", "ระดับโคตรเซียน (200/300/400)"),
+                    ("custom", "Custom rates"),
+                    ("none", "No stakes: a score sheet"),
+                ],
+                max_length=12,
+            ),
         ),
     ]

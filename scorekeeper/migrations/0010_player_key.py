@@ -22,7 +22,9 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
-            model_name="player", name="key", field=models.CharField(default="", max_length=80),
+            model_name="player",
+            name="key",
+            field=models.CharField(default="", max_length=80),
             preserve_default=False,
         ),
         migrations.RunPython(keys, migrations.RunPython.noop),

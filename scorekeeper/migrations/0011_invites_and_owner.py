@@ -22,25 +22,30 @@ def owners(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorekeeper', '0010_player_key'),
+        ("scorekeeper", "0010_player_key"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='group',
-            name='owner',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.membership'),
+            model_name="group",
+            name="owner",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="scorekeeper.membership",
+            ),
         ),
         migrations.AddField(
-            model_name='invite',
-            name='single_use',
+            model_name="invite",
+            name="single_use",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='invite',
-            name='used_at',
+            model_name="invite",
+            name="used_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.RunPython(owners, migrations.RunPython.noop),

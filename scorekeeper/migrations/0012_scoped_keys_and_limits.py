@@ -4,31 +4,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorekeeper', '0011_invites_and_owner'),
+        ("scorekeeper", "0011_invites_and_owner"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Limit',
+            name="Limit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=120, unique=True)),
-                ('since', models.DateTimeField()),
-                ('count', models.PositiveIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=120, unique=True)),
+                ("since", models.DateTimeField()),
+                ("count", models.PositiveIntegerField(default=0)),
             ],
         ),
         migrations.DeleteModel(
-            name='JoinAttempt',
+            name="JoinAttempt",
         ),
         migrations.AlterField(
-            model_name='auditentry',
-            name='key',
+            model_name="auditentry",
+            name="key",
             field=models.CharField(blank=True, max_length=64, null=True),
         ),
         migrations.AddConstraint(
-            model_name='auditentry',
-            constraint=models.UniqueConstraint(condition=models.Q(('key__isnull', False)), fields=('group', 'key'), name='audit_key_unique_in_group'),
+            model_name="auditentry",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("key__isnull", False)),
+                fields=("group", "key"),
+                name="audit_key_unique_in_group",
+            ),
         ),
     ]

@@ -4,19 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorekeeper', '0012_scoped_keys_and_limits'),
+        ("scorekeeper", "0012_scoped_keys_and_limits"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='removed_at',
+            model_name="event",
+            name="removed_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddIndex(
-            model_name='auditentry',
-            index=models.Index(fields=['session', '-id'], name='audit_session_latest'),
+            model_name="auditentry",
+            index=models.Index(fields=["session", "-id"], name="audit_session_latest"),
         ),
     ]

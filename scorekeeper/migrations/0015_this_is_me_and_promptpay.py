@@ -5,25 +5,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorekeeper', '0014_share_links'),
+        ("scorekeeper", "0014_share_links"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='membership',
-            name='player',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='memberships', to='scorekeeper.player'),
+            model_name="membership",
+            name="player",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="memberships",
+                to="scorekeeper.player",
+            ),
         ),
         migrations.AddField(
-            model_name='player',
-            name='promptpay',
+            model_name="player",
+            name="promptpay",
             field=models.CharField(blank=True, max_length=20),
         ),
         migrations.AddField(
-            model_name='player',
-            name='promptpay_public',
+            model_name="player",
+            name="promptpay_public",
             field=models.BooleanField(default=False),
         ),
     ]

@@ -5,25 +5,36 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorekeeper', '0015_this_is_me_and_promptpay'),
+        ("scorekeeper", "0015_this_is_me_and_promptpay"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='ledgerline',
-            name='by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.membership'),
+            model_name="ledgerline",
+            name="by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="scorekeeper.membership",
+            ),
         ),
         migrations.AddField(
-            model_name='transfer',
-            name='received_at',
+            model_name="transfer",
+            name="received_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='transfer',
-            name='received_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.membership'),
+            model_name="transfer",
+            name="received_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="scorekeeper.membership",
+            ),
         ),
     ]

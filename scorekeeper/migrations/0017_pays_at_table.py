@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorekeeper', '0016_paid_and_received'),
+        ("scorekeeper", "0016_paid_and_received"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='session',
-            name='pays_at_table',
+            model_name="session",
+            name="pays_at_table",
             field=models.BooleanField(default=False),
         ),
     ]

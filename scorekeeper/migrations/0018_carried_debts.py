@@ -6,31 +6,118 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorekeeper', '0017_pays_at_table'),
+        ("scorekeeper", "0017_pays_at_table"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='MoneyLine',
+            name="MoneyLine",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('baht', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('item', models.CharField(choices=[('carry', 'carried to next time'), ('settle', 'carried debt paid')], max_length=8)),
-                ('recorded_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.membership')),
-                ('carried', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='settles', to='scorekeeper.moneyline')),
-                ('group', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='money_lines', to='scorekeeper.group')),
-                ('payee', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.player')),
-                ('payer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.player')),
-                ('reverses', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='reversed_by', to='scorekeeper.moneyline')),
-                ('session', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='money_lines', to='scorekeeper.session')),
-                ('transfer', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='money_lines', to='scorekeeper.transfer')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("baht", models.DecimalField(decimal_places=2, max_digits=12)),
+                (
+                    "item",
+                    models.CharField(
+                        choices=[
+                            ("carry", "carried to next time"),
+                            ("settle", "carried debt paid"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                ("recorded_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scorekeeper.membership",
+                    ),
+                ),
+                (
+                    "carried",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="settles",
+                        to="scorekeeper.moneyline",
+                    ),
+                ),
+                (
+                    "group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="money_lines",
+                        to="scorekeeper.group",
+                    ),
+                ),
+                (
+                    "payee",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scorekeeper.player",
+                    ),
+                ),
+                (
+                    "payer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scorekeeper.player",
+                    ),
+                ),
+                (
+                    "reverses",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="reversed_by",
+                        to="scorekeeper.moneyline",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="money_lines",
+                        to="scorekeeper.session",
+                    ),
+                ),
+                (
+                    "transfer",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="money_lines",
+                        to="scorekeeper.transfer",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('id',),
-                'constraints': [models.CheckConstraint(condition=models.Q(('baht__gt', 0)), name='money_line_baht_positive'), models.CheckConstraint(condition=models.Q(('payer', models.F('payee')), _negated=True), name='money_line_two_players')],
+                "ordering": ("id",),
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("baht__gt", 0)), name="money_line_baht_positive"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("payer", models.F("payee")), _negated=True),
+                        name="money_line_two_players",
+                    ),
+                ],
             },
         ),
     ]
