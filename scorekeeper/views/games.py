@@ -1,5 +1,6 @@
 """One game: the end-of-game screen with its live preview, the record, voids and corrections."""
 
+import re
 from typing import Any
 
 from django.http import HttpResponse
@@ -9,6 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import FinishForm, TieForm
 from scorekeeper.http import HtmxHttpRequest
@@ -123,7 +125,8 @@ def paid_at_table(request: HtmxHttpRequest, session_id: int, game_id: int) -> Ht
     try:
         games.game_paid_at_table(
             game=game,
-            event_number=int(number) if number and number.isdigit() else None,
+            # No event: the whole game. One that is no event's number (0) is refused as such.
+            event_number=(int(number) if re.fullmatch(Id.regex, number) else 0) if number else None,
             actor=request.membership,
             idempotency_key=request.POST.get("idempotency_key"),
         )

@@ -1,5 +1,6 @@
 """Groups (วง): the list on the home page, one group's page, and opening a session in it."""
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -9,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import charts, stats
+from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import GroupForm, MeForm, PromptPayForm, SessionOpenForm
 from scorekeeper.http import HtmxHttpRequest
@@ -124,7 +126,8 @@ def debt_paid(request: HtmxHttpRequest, group_id: int, debt_id: int) -> HttpResp
     group = group_for(request, group_id, PLAYER)
     debt = get_object_or_404(MoneyLine, pk=debt_id, group=group, item=MoneyLine.Item.CARRY)
     asked = request.POST.get("night", "")
-    night = group.sessions.filter(pk=int(asked)).first() if asked.isdigit() else None
+    # An id as the addresses take one (converters.Id): a longer number finds no night.
+    night = group.sessions.filter(pk=int(asked)).first() if re.fullmatch(Id.regex, asked) else None
     try:
         if request.POST.get("undo"):
             debts.debt_settle_undo(debt=debt, actor=request.membership)

@@ -5,6 +5,7 @@ with its live preview, a hand's page and its void, the end of the night with Gon
 """
 
 import contextlib
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -33,6 +34,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import charts
+from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import SettleForm
 from scorekeeper.forms_scoresheet import (
@@ -402,10 +404,8 @@ def _hand_page(
 
 def _number(request: HtmxHttpRequest) -> int | None:
     """The number of the hand the form was opened for: a second phone's entry is not doubled."""
-    try:
-        return int(request.POST.get("number", ""))
-    except ValueError:
-        return None
+    number = request.POST.get("number", "")
+    return int(number) if re.fullmatch(Id.regex, number) else None  # as an address's id
 
 
 @require_http_methods(["GET", "POST"])

@@ -143,6 +143,18 @@ def test_a_second_phone_paying_the_same_debt_is_refused_with_the_reason(en, tabl
     assert MoneyLine.objects.filter(item=MoneyLine.Item.SETTLE).count() == 1
 
 
+def test_a_night_named_by_a_number_too_long_for_an_id_is_no_night(en, table):
+    """Found by the fuzz: 4,301 nines overflowed int() itself (a 500); 19 would overflow SQLite."""
+    carry = debts.transfer_carry(transfer=closed(table)[0])
+    url = f"/g/{table.group_id}/debts/{carry.pk}/paid"
+    response = en.post(url, {"night": "9" * 4301})
+    assert response.status_code == 302 and response["Location"] == f"/g/{table.group_id}/"
+    settle = MoneyLine.objects.get(item=MoneyLine.Item.SETTLE)
+    assert settle.session is None  # paid between nights
+    en.post(url, {"undo": "1"})
+    assert en.post(url, {"night": "9" * 19}).status_code == 302
+
+
 def test_a_viewer_sees_the_debts_but_cannot_pay_them(table):
     carry = debts.transfer_carry(transfer=closed(table)[0])
     viewer = Client(HTTP_ACCEPT_LANGUAGE="en")

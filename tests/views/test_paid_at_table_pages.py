@@ -41,3 +41,13 @@ def test_an_event_marked_paid_at_the_table_leaves_the_running_settle_up(en, in_p
     again = en.post(f"/s/{session.pk}/games/{in_play.pk}/paid", {"event": "1"})
     assert again.status_code == 409
     assert "nothing left to pay at the table" in again.content.decode()
+
+
+def test_an_event_that_is_no_number_is_refused_not_read_as_the_whole_game(en, in_play):
+    session = in_play.session
+    games.event_add(game=in_play, event={"type": "head", "player": "Bee", "close": ["Dan"]})
+    for event in ("²", "9" * 4301, "9" * 19, "x"):  # "9" * 4301 overflowed int(): a 500
+        answer = en.post(f"/s/{session.pk}/games/{in_play.pk}/paid", {"event": event})
+        assert answer.status_code == 409, event
+    body = en.get(f"/s/{session.pk}/").content.decode()
+    assert settle_now(body) == [("Dan", "Bee")]  # nothing was marked paid
