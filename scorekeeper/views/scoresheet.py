@@ -533,12 +533,12 @@ def settle_now(
     session: Session,
     balances: dict[str, int],
     players: list[Player],
-    costs: dict[str, Decimal],
+    cost_nets: dict[str, Decimal],
 ) -> list[dict[str, Any]]:
     """Who would pay whom if the night closed now: the fewest transfers in baht of the balances
     so far and the shared costs (issue 21, items 1 and 2). Closing the night stores them, with
     the table fee and rounding the host chooses then."""
-    night = settle_up.night(session, balances, players, costs=costs, games=False)
+    night = settle_up.night(session, balances, players, costs=cost_nets, games=False)
     payments = settle_up.plan(night, settle_up.Choices()).payments
     by_name = {p.name: p for p in players}
     return [
