@@ -148,6 +148,17 @@ class Session(models.Model):
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
+    # Which reading of the games' nets the close charged the per-game fee by: the standing nets
+    # (reversals applied), or, on nights closed before that, every line as booked (an undone
+    # result still counted). The audit and the import accept a night's fee lines by its reading.
+    class NetsReading(models.TextChoices):
+        STANDING = "standing", _("standing lines, reversals applied")
+        BOOKED = "booked", _("every line as booked")
+
+    nets_reading = models.CharField(
+        max_length=8, choices=NetsReading.choices, default=NetsReading.STANDING
+    )
+
     objects = SessionQuerySet.as_manager()
     latest_number: int | None  # read with_latest_game() only
     latest_status: str | None
