@@ -74,3 +74,39 @@ def test_an_ordinary_game_takes_four_taps_and_the_points_without_a_scroll(
     page.wait_for_url(f"**/s/{game.session_id}/games/{game.pk}/")
     expect(page.locator('input[name^="points_"]')).to_have_count(0)
     expect(page.locator("main")).to_contain_text(losers[2])
+
+
+def test_the_number_pad_leaves_save_in_view(page, live_server):
+    """A phone's keyboard resizes the page (the viewport asks for it): Save stays above it."""
+    support.open_session(page, live_server.url, group="วงแป้นตัวเลข", seats=SEATS)
+    viewport = page.locator('meta[name="viewport"]').get_attribute("content") or ""
+    assert "interactive-widget=resizes-content" in viewport.replace(" ", "")
+    page.locator("form.start button.primary").click()
+    page.locator('#live a[href$="/finish"]').click()
+    knocker, *losers = SEATS
+    page.locator(f'.knocker-pick input[value="{knocker}"]').click()
+    for name, typed in zip(losers[1:], ["15", "35"], strict=True):
+        page.locator(f'tr[data-player="{name}"] input[name^="points_"]').fill(typed)
+    points = page.locator(f'tr[data-player="{losers[0]}"] input[name^="points_"]')
+    points.focus()
+    points.press_sequentially("25")
+    # What the keyboard leaves of a 390 x 844 screen: the page is resized to it, as
+    # interactive-widget=resizes-content asks (Android Chrome; Safari since 2026).
+    page.set_viewport_size({"width": 390, "height": 500})
+    expect(points).to_be_focused()
+    save = page.locator(".sticky-actions button.primary")
+    box = save.bounding_box()
+    assert box is not None
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 500, box
+    hit = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y)?.closest('.sticky-actions button.primary')"
+        " !== null",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert hit, "something covers Save"
+    save.click()  # tapped where it is, no scroll first
+    game = Game.objects.get()
+    page.wait_for_url(f"**/s/{game.session_id}/")
+    game.refresh_from_db()
+    assert game.status == Game.Status.SETTLED
+    assert game.document["points"] == {losers[0]: 25, losers[1]: 15, losers[2]: 35}
