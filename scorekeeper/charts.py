@@ -41,6 +41,11 @@ def thinned(
     return [labels[i] for i in kept], {name: [pts[i] for i in kept] for name, pts in values.items()}
 
 
+def axis_number(value: int) -> str:
+    """Write an axis value as the scoreboard does: thousands commas and a real minus (−2,300)."""
+    return f"{value:,}".replace("-", "\u2212")
+
+
 def line_chart(lines: Sequence[Series], *, labels: Sequence[str], title: str) -> SafeString:
     """Draw the series over `labels` (x) with a zero line; empty data draws an empty frame."""
     n = max((len(s.points) for s in lines), default=0)
@@ -65,12 +70,15 @@ def line_chart(lines: Sequence[Series], *, labels: Sequence[str], title: str) ->
     for v in (high, 0, low) if low < 0 < high else (high, low):
         parts.append(
             f'<text x="{PAD_LEFT - 4}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="{FONT}" '
-            f'fill="currentColor">{v:,}</text>'
+            f'fill="currentColor">{axis_number(v)}</text>'
         )
     if labels:
-        for i in sorted({0, len(labels) - 1}):
+        # The first label starts at its point and the last ends at its own, so neither runs
+        # past the frame ("27/11" centred on the right edge lost its last digit).
+        ends = {0: "start", len(labels) - 1: "end"} if len(labels) > 1 else {0: "middle"}
+        for i, anchor in ends.items():
             parts.append(
-                f'<text x="{x(i):.1f}" y="{HEIGHT - 6}" text-anchor="middle" font-size="{FONT}" '
+                f'<text x="{x(i):.1f}" y="{HEIGHT - 6}" text-anchor="{anchor}" font-size="{FONT}" '
                 f'fill="currentColor">{escape(labels[i])}</text>'
             )
     for s in lines:

@@ -179,7 +179,20 @@ def test_a_chart_escapes_names_and_scales_to_its_data():
     assert "<b>" not in svg.replace("<title>t</title>", "")
     assert "&lt;b&gt;" not in svg  # names live in the legend, not the drawing
     assert svg.count("<polyline") == 1
-    assert ">100<" in svg and ">-50<" in svg
+    assert ">100<" in svg and ">−50<" in svg
+
+
+def test_a_chart_writes_a_real_minus_and_keeps_its_last_date_inside_the_frame():
+    svg = charts.line_chart(
+        charts.series({"Ann": [0, -2300, 150]}), labels=["25/11", "26/11", "27/11"], title="t"
+    )
+    assert ">−2,300<" in svg and "-2,300" not in svg  # a minus, not a hyphen
+    # The last date ends at the right edge of the plot instead of being centred on it.
+    assert (
+        f'x="{charts.WIDTH - charts.PAD_RIGHT:.1f}" y="{charts.HEIGHT - 6}" text-anchor="end"'
+        in svg
+    )
+    assert 'text-anchor="start"' in svg and ">27/11<" in svg
 
 
 def test_an_empty_chart_draws_a_frame(en, db):

@@ -36,3 +36,9 @@ def test_the_creator_of_a_group_is_asked_their_name(en, db):
 
 def test_an_unknown_group_is_not_found(en, db):
     assert en.get("/g/999/").status_code == 404
+
+
+def test_the_thai_home_page_writes_the_rules_edition_as_a_thai_reader_reads_the_year(client, db):
+    body = client.get("/", HTTP_ACCEPT_LANGUAGE="th").content.decode()
+    assert "ชมรมดัมมี่ปี 2568" in body  # the Buddhist Era year, as every other date here
+    assert "2025" not in body
