@@ -60,6 +60,7 @@ def test_the_share_link_opens_without_cookies_with_its_preview_and_card(client, 
     stranger = Client()  # a chat app's preview fetcher: no cookies, no account
     page = stranger.get(f"/n/{token}")
     assert page.status_code == 200
+    assert not page.cookies and "Set-Cookie" not in page  # read-only: it leaves nothing behind
     body = page.content.decode()
     assert meta(body, "og:title").startswith("Saturday · ")
     assert "data-share" not in body and "Ann" in body
