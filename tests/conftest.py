@@ -37,3 +37,16 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
             return (yield)
         finally:
             faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing() -> Generator[None]:
+    """Hash passwords with MD5 in tests: a full-strength PBKDF2 hash costs about a second of this
+    machine's CPU, and fixtures that sign people up would pay it in every test. What is tested
+    is who may sign in and how often, never the strength of the hash (Django's own tests)."""
+    from django.test.utils import override_settings  # noqa: PLC0415 (Django set up by now)
+
+    fast = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
+    fast.enable()
+    yield
+    fast.disable()
