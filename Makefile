@@ -21,9 +21,10 @@ help:
 uv:
 	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
 
+# .bench/ holds the benchmark's worktree of an older commit, with catalogues of its own.
 sync: uv gettext
 	@$(UV) sync --frozen --quiet
-	@$(UV) run python manage.py compilemessages --ignore=.venv -v0
+	@$(UV) run python manage.py compilemessages --ignore=.venv --ignore=.bench -v0
 
 # Thai is the first language: its catalogue is compiled from scorekeeper/locale at install.
 gettext:
@@ -85,11 +86,14 @@ postgres:
 
 # HEAD against commit c8ffc3b through granian on SQLite and PostgreSQL, plus a throttled phone:
 # each figure beside its aim (docs/performance.md). BENCH_ARGS="--only cpu,poll --db sqlite".
+# c8ffc3b is checked out in .bench/, a folder of this checkout that git ignores.
 bench: sync postgres chromium
 	$(UV) run python bench/bench.py $(BENCH_ARGS)
 
+# The worked examples of docs/rules/knock-dummy.md through `manage.py settle --lines`, as a table's
+# tool would send them (tests/rules/test_knock_dummy_examples.py checks them through the engine).
 check-examples: sync
-	../shared/tools/check-examples
+	$(UV) run python tests/rules/check_examples.py
 
 lint: sync
 	$(UV) run ruff check .

@@ -1,7 +1,7 @@
 """Forms of the score sheets: opening classic Dummy or Gong Zhu, and entering one hand.
 
-Each turns what was tapped into the engine's words (docs/other-games.md): the house options and
-the target of a session, the `counts`/`knock`/`fool`/`head` or the `captured` of a hand.
+Each turns what was tapped into the engine's words (docs/rules/other-games.md): the house options
+and the target of a session, the `counts`/`knock`/`fool`/`head` or the `captured` of a hand.
 """
 
 from decimal import Decimal

@@ -1,8 +1,8 @@
-"""Classic Dummy to 500 (ดัมมี่ระบบจดแต้ม): the first game of shared/rules/other-games.md.
+"""Classic Dummy to 500 (ดัมมี่ระบบจดแต้ม): the first game of docs/rules/other-games.md.
 
 A deal as the table reports it goes in (`Deal`); each player's score for the deal comes out
-(`DealScore`); scores add up toward the target (`Standing`). "The page" is other-games.md;
-"the source" is the Thai Wikipedia article it cites (source/dummy-wikipedia-th.txt).
+(`DealScore`); scores add up toward the target (`Standing`). "The page" is that file;
+"the source" is the Thai Wikipedia article it follows (รัมมี่).
 """
 
 from collections import Counter

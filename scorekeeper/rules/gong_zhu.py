@@ -1,9 +1,9 @@
-"""Gong Zhu (ไพ่จับหมู): the second game of shared/rules/other-games.md.
+"""Gong Zhu (ไพ่จับหมู): the second game of docs/rules/other-games.md.
 
 Which point cards each player captured in a deal goes in (`Deal`); each player's score comes out
 (`DealScore`); scores add up toward an agreed target (`Standing`), settled pairwise on the
-final totals (`pairwise`). "The page" is other-games.md; "the source" is the Thai Wikipedia article
-it cites (source/gong-zhu-wikipedia-th.txt).
+final totals (`pairwise`). "The page" is that file; "the source" is the Thai Wikipedia article it
+follows (ไพ่จับหมู).
 """
 
 from collections.abc import Iterable, Mapping

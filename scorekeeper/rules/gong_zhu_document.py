@@ -1,4 +1,4 @@
-"""The settle contract's JSON document for one deal of Gong Zhu (docs/other-games.md).
+"""The settle contract's JSON document for one deal of Gong Zhu (docs/rules/other-games.md).
 
 Only the shape and types of the document are checked here; what the deal means is checked by
 `gong_zhu.validate` when it is scored. The readers are Knock Dummy's, so the three games refuse a

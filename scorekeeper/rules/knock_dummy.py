@@ -1,4 +1,4 @@
-"""Knock Dummy 2025 settlement (ดัมมี่น็อก): the model of shared/rules/knock-dummy-settlement.md.
+"""Knock Dummy 2025 settlement (ดัมมี่น็อก): the model of docs/rules/knock-dummy.md.
 
 A game as the table reports it goes in (`Game`); ledger lines come out (`Settlement`). Rule numbers
 are those of the Dummy Club's 2025 Thai text.

@@ -1,4 +1,4 @@
-"""Classic Dummy to 500 and Gong Zhu: score sheets to a target (docs/other-games.md).
+"""Classic Dummy to 500 and Gong Zhu: score sheets to a target (docs/rules/other-games.md).
 
 A score-sheet session keeps no ledger of debts: each hand is a Game whose `document` is the
 engine's deal (players, house, what happened) and whose `scores` are what the engine made of it;

@@ -1,7 +1,7 @@
 """A whole evening at one Thai table, driven only through the screens: ten games, then settle up.
 
 Every amount on the screens is checked against the engine settling the same game written as the
-settle contract's document (shared/rules/knock-dummy-settlement.md), summed game after game.
+settle contract's document (docs/rules/knock-dummy.md), summed game after game.
 """
 
 import re

@@ -1,6 +1,6 @@
 """Data helpers shared by the Knock Dummy tests (no tests here; pytest finds none to run).
 
-Everything a test expects is worked out by hand from shared/rules/knock-dummy-settlement.md; these
+Everything a test expects is worked out by hand from docs/rules/knock-dummy.md; these
 helpers only build games in the settle contract's shape and read the results back.
 """
 

@@ -1,4 +1,4 @@
-"""Classic Dummy to 500: every scoring rule and house option of shared/rules/other-games.md.
+"""Classic Dummy to 500: every scoring rule and house option of docs/rules/other-games.md.
 
 Every expected score is worked out by hand from the page's formula
 (table − hand + bonuses − penalties) × multiplier.
@@ -267,11 +267,11 @@ def test_game_document_result_is_the_settle_commands_entry_point():
     assert game_document_result(make_doc()) == settle_document(make_doc())
 
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "other-games.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules" / "other-games.md"
 
 
 def docs_example(rules):
-    """Return the (document, result) pair of JSON blocks docs/other-games.md gives for `rules`."""
+    """Return the (document, result) JSON blocks docs/rules/other-games.md gives for `rules`."""
     blocks = [
         json.loads(b) for b in re.findall(r"```json\n(.*?)```", DOCS.read_text("utf-8"), re.S)
     ]

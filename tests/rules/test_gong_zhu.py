@@ -1,4 +1,4 @@
-"""Gong Zhu: every scoring rule and house option of shared/rules/other-games.md, the match, money.
+"""Gong Zhu: every scoring rule and house option of docs/rules/other-games.md, the match, money.
 
 Every expected score is worked out by hand from the page's table.
 """

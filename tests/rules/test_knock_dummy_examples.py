@@ -1,4 +1,4 @@
-"""The shared worked examples (shared/rules/examples/knock-examples.jsonl), each settled exactly."""
+"""The worked examples of docs/rules/knock-dummy.md (its examples/knock-examples.jsonl), settled."""
 
 import json
 from pathlib import Path
@@ -8,7 +8,7 @@ import pytest
 from tests.rules.support import settle_doc
 
 EXAMPLES_FILE = (
-    Path(__file__).resolve().parents[3] / "shared" / "rules" / "examples" / "knock-examples.jsonl"
+    Path(__file__).resolve().parents[2] / "docs" / "rules" / "examples" / "knock-examples.jsonl"
 )
 EXAMPLES = [json.loads(line) for line in EXAMPLES_FILE.read_text("utf-8").splitlines() if line]
 TITLES = [example["title"] for example in EXAMPLES]

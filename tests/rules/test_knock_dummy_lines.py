@@ -469,7 +469,7 @@ def test_event_lines_before_a_fine_stand():
 
 
 def test_events_and_end_of_game_lines_add_up_in_the_net():
-    # Example "rules 20/27/32" of the shared file, line by line.
+    # Example "rules 20/27/32" of docs/rules/examples/knock-examples.jsonl, line by line.
     doc = make_doc(
         knock={"player": "Ann", "kind": "normal"},
         points={"Bee": 10, "Cat": 20, "Dan": 30},

@@ -13,7 +13,7 @@ from scorekeeper.rules.knock_dummy_document import game_from_document, settlemen
 from scorekeeper.rules.knock_dummy_formulas import handovers_to_document
 
 BAD_INPUT = 2
-# The score sheets to a target answer with a hand's scores (docs/other-games.md).
+# The score sheets to a target answer with a hand's scores (docs/rules/other-games.md).
 OTHER_GAMES = {
     "dummy-points": dummy_points_document.game_document_result,
     "gong-zhu": gong_zhu_document.game_document_result,
