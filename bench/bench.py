@@ -2,8 +2,9 @@
 
 Both trees are served as `make serve` serves them (granian, 2 workers, DEBUG off, collected
 static files) on plain HTTP at 127.0.0.1, on a fresh SQLite file and a fresh PostgreSQL database
-(127.0.0.1:5432, user postgres, trust; dropped after). The code of c8ffc3b is a git worktree beside
-this checkout (../scorekeeper-c8ffc3b, made here if missing, with its own `uv sync --frozen`).
+(127.0.0.1:5432, user postgres, trust; dropped after). The code of c8ffc3b is a git worktree inside
+this checkout, in the folder .bench/ that git ignores (.bench/scorekeeper-c8ffc3b, made here if
+missing, with its own `uv sync --frozen`): nothing is written beside the checkout.
 
 The client behaves as the phone's htmx does: a form with hx-post is posted with `HX-Request` and
 `HX-Target`; a 302, `HX-Redirect` or `HX-Location` is followed with a GET, and an answer that is
@@ -37,7 +38,7 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE_COMMIT = "c8ffc3b"
-BASE_TREE = ROOT.parent / f"scorekeeper-{BASE_COMMIT}"
+BASE_TREE = ROOT / ".bench" / f"scorekeeper-{BASE_COMMIT}"  # ignored by git, ruff and pytest
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 PARTS = ("cpu", "load", "poll", "statements", "phone")
 FLOWS = int(os.environ.get("BENCH_FLOWS", "200"))  # saves as a player sees them, per tree
@@ -88,8 +89,10 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def base_tree() -> Path:
-    """A worktree of c8ffc3b beside this checkout, installed as `make sync` installs it."""
+    """A worktree of c8ffc3b in .bench/, installed as `make sync` installs it."""
     if not (BASE_TREE / "manage.py").exists():
+        git("worktree", "prune")  # a worktree folder deleted by hand would block the add
+        BASE_TREE.parent.mkdir(exist_ok=True)
         git("worktree", "add", "--detach", str(BASE_TREE), BASE_COMMIT)
     at = git("rev-parse", "--short=7", "HEAD", cwd=BASE_TREE)
     if at != BASE_COMMIT:
