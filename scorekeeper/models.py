@@ -362,9 +362,11 @@ class Transfer(models.Model):
         "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     received_at = models.DateTimeField(null=True, blank=True)
-    # Not a column: annotated where the transfer is read to change it (sessions.lock_transfer),
-    # whether a standing money line carries it to next time (issue 21, item 4).
+    # Not columns: set where the transfer is read to change it (sessions.lock_transfer), the
+    # standing money lines that pay it and carry it to next time (issue 21, items 4 and 5).
     carried: bool
+    payment: "MoneyLine | None"
+    carry: "MoneyLine | None"
 
     class Meta:
         ordering = ("payer__name", "payee__name")

@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from scorekeeper.models import Group, Membership, MoneyLine, Session, Transfer
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.sessions import lock_transfer, money_reverse, standing_payment
+from scorekeeper.services.sessions import lock_transfer, money_reverse
 
 
 def owed(group: Group) -> QuerySet[MoneyLine]:
@@ -44,11 +44,6 @@ def for_night(session: Session) -> QuerySet[MoneyLine]:
     return lines.select_related("payer", "payee", "session").order_by("id")
 
 
-def standing_carry(transfer: Transfer) -> MoneyLine | None:
-    """The line that carries the transfer to next time, if one stands."""
-    return transfer.money_lines.standing().filter(item=MoneyLine.Item.CARRY).first()
-
-
 def _detail(line: MoneyLine) -> dict[str, object]:
     return {
         "line": line.pk, "payer": line.payer_name, "payee": line.payee_name,
@@ -61,7 +56,7 @@ def transfer_carry(*, transfer: Transfer, actor: Membership | None = None) -> Mo
     """Carry an unpaid transfer to next time: its amount in baht at its night's point value
     is owed across nights from now on."""
     transfer = lock_transfer(transfer)
-    if standing_payment(transfer) is not None:
+    if transfer.payment is not None:
         raise ServiceError("carry-paid", "this transfer is already marked paid", field="transfer")
     if transfer.carried:
         raise ServiceError("carried-twice", "this transfer is already carried", field="transfer")
@@ -84,7 +79,7 @@ def carry_undo(*, transfer: Transfer, actor: Membership | None = None) -> MoneyL
     """Take back a carry made by mistake (a reversing line): the transfer is unpaid again. A
     debt already paid on a later night is not taken back from here."""
     transfer = lock_transfer(transfer)
-    carry = standing_carry(transfer)
+    carry = transfer.carry
     if carry is None:
         raise ServiceError("not-carried", "this transfer is not carried", field="transfer")
     if carry.settles.standing().exists():
@@ -95,9 +90,17 @@ def carry_undo(*, transfer: Transfer, actor: Membership | None = None) -> MoneyL
 
 
 def _lock_debt(debt: MoneyLine) -> MoneyLine:
-    """Lock the carry (so two phones cannot pay it at once) and read it with who owes whom."""
+    """Lock the night that carried the debt, as its carry and its transfer's payment lock it
+    (docs/ledger.md, lock order), and read the carry with who owes whom.
+
+    The carry's own row would not do: a carry taken back at the moment it is paid locks its
+    night, and both would stand. What else the writes read comes after, by statements of their
+    own, which see whatever committed while this one waited.
+    """
     lines = MoneyLine.objects.select_related("payer", "payee", "group", "session")
-    return lines.select_for_update(of=("self",)).get(pk=debt.pk, item=MoneyLine.Item.CARRY)
+    return lines.select_for_update(of=("session",)).get(
+        pk=debt.pk, item=MoneyLine.Item.CARRY, session__isnull=False
+    )
 
 
 @transaction.atomic

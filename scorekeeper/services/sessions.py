@@ -4,7 +4,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from scorekeeper.models import (
@@ -280,32 +279,33 @@ def _name(player: Player) -> str:
 
 
 def lock_transfer(transfer: Transfer) -> Transfer:
-    """Lock the transfer's session (as `lock` does) and read the transfer with who pays whom,
-    and whether it is carried to next time (`carried`, issue 21, item 4).
+    """Lock the transfer's session (as `lock` does) and the transfer with it, read afresh with
+    who pays whom; then read the lines that stand for it: `payment`, `carry` (and `carried`,
+    whether it is carried to next time, issue 21, items 4 and 5).
 
-    A transfer never changes once made: only its payment and carry lines, read after the lock.
+    Those lines are read by a statement after the lock's own: PostgreSQL answers a statement
+    that waited for a lock with whatever else it reads as it was before the wait, so a carry
+    written meanwhile would go unseen and the transfer be paid as well (docs/ledger.md).
     """
-    carry = MoneyLine.objects.standing().filter(transfer=OuterRef("pk"), item=MoneyLine.Item.CARRY)
     locked = (
         Transfer.objects.select_related("session", "payer", "payee")
-        .annotate(carry_stands=Exists(carry))
-        .select_for_update(of=("session",))
+        .select_for_update(of=("session", "self"))
         .get(pk=transfer.pk)
     )
-    locked.carried = locked.carry_stands
+    standing = locked.money_lines.standing().filter(
+        item__in=[MoneyLine.Item.PAID, MoneyLine.Item.CARRY]
+    )
+    lines = {line.item: line for line in standing.order_by("pk")}  # the latest of each
+    locked.payment, locked.carry = lines.get(MoneyLine.Item.PAID), lines.get(MoneyLine.Item.CARRY)
+    locked.carried = locked.carry is not None
     return locked
-
-
-def standing_payment(transfer: Transfer) -> MoneyLine | None:
-    """Return the money line that marks the transfer paid, if one stands (is not reversed)."""
-    return transfer.money_lines.standing().filter(item=MoneyLine.Item.PAID).last()
 
 
 @transaction.atomic
 def payment_record(*, transfer: Transfer, actor: Membership | None = None) -> MoneyLine:
     """Record that a settle-up transfer was paid: itself a line of the money ledger, in baht."""
     transfer = lock_transfer(transfer)
-    if standing_payment(transfer) is not None:
+    if transfer.payment is not None:
         raise ServiceError("paid-twice", "this transfer is already marked paid", field="transfer")
     if transfer.carried:
         # Carried to next time: it is paid as a debt of the group (services/debts.py).
@@ -331,7 +331,7 @@ def payment_receive(*, transfer: Transfer, actor: Membership | None = None) -> T
     """The payee confirms the money arrived (or anyone at the table taps for them: the audit
     says who). Only a paid transfer is received, once."""
     transfer = lock_transfer(transfer)
-    if standing_payment(transfer) is None:
+    if transfer.payment is None:
         raise ServiceError("not-paid", "this transfer is not marked paid", field="transfer")
     if transfer.received_at is not None:
         raise ServiceError("received-twice", "this transfer is already received", field="transfer")
@@ -345,7 +345,7 @@ def payment_receive(*, transfer: Transfer, actor: Membership | None = None) -> T
 def payment_undo(*, transfer: Transfer, actor: Membership | None = None) -> MoneyLine:
     """Take back a payment marked by mistake, by a visible reversing line."""
     transfer = lock_transfer(transfer)
-    last = standing_payment(transfer)
+    last = transfer.payment
     if last is None:
         raise ServiceError("not-paid", "this transfer is not marked paid", field="transfer")
     if transfer.received_at is not None and not (actor is None or actor.may_host):

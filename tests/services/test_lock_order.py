@@ -1,0 +1,266 @@
+"""Every pair of writes on the same money waits for the other (docs/ledger.md, "Lock order"):
+each locks the night the money belongs to first, so the second, on another connection, waits
+for the first to commit and then sees what it wrote: it is refused with the reason, or applied
+after it, and the ledger audit stays clean either way.
+
+On PostgreSQL only: SQLite's write transactions begin IMMEDIATE, so there two writes never run
+at once in the first place.
+"""
+
+import threading
+import time
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+
+from scorekeeper.models import Game, Membership, MoneyLine, Player, Session, Transfer
+from scorekeeper.services import access, costs, debts, games, sessions
+from scorekeeper.services.errors import ServiceError
+from scorekeeper.services.ledger_audit import session_audit
+
+pytestmark = [
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="SQLite's write transactions begin IMMEDIATE: two writes never run at once",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+NAMES = ["Ann", "Bee", "Cat", "Dan"]
+RESULT = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 10, "Cat": 20, "Dan": 30}}
+WAIT = 10  # seconds: far longer than any of these writes takes; a hang fails the test instead
+
+
+def _waiting_for_a_lock() -> bool:
+    """Whether another connection to the test database is waiting for a row lock."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return bool(cursor.fetchone()[0])
+
+
+def _attempt(write: Callable[[], Any]) -> Any:
+    try:
+        return write()
+    except ServiceError as refused:
+        return refused
+
+
+def race(first: Callable[[], Any], second: Callable[[], Any]) -> tuple[Any, Any]:
+    """Run `first` on one connection and hold its transaction open until `second`, on another,
+    waits for its locks (or is done without waiting); then commit it. Return what each returned,
+    or the ServiceError that refused it, and assert that `second` did wait."""
+    held, release = threading.Event(), threading.Event()
+    results: dict[str, Any] = {}
+
+    def run_first() -> None:
+        try:
+            with transaction.atomic():
+                results["first"] = _attempt(first)
+                held.set()
+                release.wait(WAIT)
+        except BaseException as error:  # noqa: BLE001 - reported below, in the test's thread
+            results["first"] = error
+        finally:
+            held.set()
+            connection.close()
+
+    def run_second() -> None:
+        held.wait(WAIT)
+        try:
+            results["second"] = _attempt(second)
+        except BaseException as error:  # noqa: BLE001 - reported below, in the test's thread
+            results["second"] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run_first), threading.Thread(target=run_second)]
+    for thread in threads:
+        thread.start()
+    held.wait(WAIT)
+    deadline, waited = time.monotonic() + WAIT, False
+    while threads[1].is_alive() and time.monotonic() < deadline:
+        if _waiting_for_a_lock():
+            waited = True
+            break
+        time.sleep(0.005)
+    release.set()
+    for thread in threads:
+        thread.join(WAIT)
+    for outcome in results.values():
+        if isinstance(outcome, BaseException) and not isinstance(outcome, ServiceError):
+            raise outcome
+    assert waited, f"the second write did not wait for the first: {results}"
+    return results["first"], results["second"]
+
+
+def refused(outcome: Any, code: str) -> bool:
+    return isinstance(outcome, ServiceError) and outcome.code == code
+
+
+def a_night() -> tuple[Membership, Session]:
+    """A host, Ann, and her night of four at sian stakes, half a baht a point."""
+    group = access.group_create(name="วงวันเสาร์", device=access.device_create(), host_name="Ann")
+    assert group.owner is not None
+    night = sessions.session_open(
+        group=group, players=NAMES, stake_level="sian", point_value=Decimal("0.5"),
+        actor=group.owner,
+    )  # fmt: skip
+    return group.owner, night
+
+
+def a_game(night: Session, host: Membership) -> Game:
+    game = games.game_start(session=night, actor=host)
+    return games.game_finish(game=game, outcome=RESULT, actor=host)
+
+
+def closed() -> tuple[Membership, Session, list[Transfer]]:
+    host, night = a_night()
+    a_game(night, host)
+    return host, night, sessions.session_close(session=night, actor=host)
+
+
+def clean(*nights: Session) -> None:
+    for night in nights:
+        assert session_audit(night) == []
+
+
+def test_a_carry_taken_back_as_its_debt_is_marked_paid_waits_for_the_payment():
+    host, night, transfers = closed()
+    debt = debts.transfer_carry(transfer=transfers[0], actor=host)
+    paid, undone = race(
+        lambda: debts.debt_settle(debt=debt, actor=host),
+        lambda: debts.carry_undo(transfer=transfers[0], actor=host),
+    )
+    assert isinstance(paid, MoneyLine) and refused(undone, "debt-paid")
+    clean(night)
+
+
+def test_a_debt_marked_paid_as_its_carry_is_taken_back_waits_and_is_refused():
+    host, night, transfers = closed()
+    debt = debts.transfer_carry(transfer=transfers[0], actor=host)
+    undone, paid = race(
+        lambda: debts.carry_undo(transfer=transfers[0], actor=host),
+        lambda: debts.debt_settle(debt=debt, actor=host),
+    )
+    assert isinstance(undone, MoneyLine) and refused(paid, "debt-taken-back")
+    clean(night)
+
+
+def test_a_debt_s_payment_taken_back_as_its_carry_is_taken_back_go_one_after_the_other():
+    host, night, transfers = closed()
+    debt = debts.transfer_carry(transfer=transfers[0], actor=host)
+    debts.debt_settle(debt=debt, actor=host)
+    unpaid, undone = race(
+        lambda: debts.debt_settle_undo(debt=debt, actor=host),
+        lambda: debts.carry_undo(transfer=transfers[0], actor=host),
+    )
+    assert isinstance(unpaid, MoneyLine) and isinstance(undone, MoneyLine)  # both, in order
+    assert not debts.owed(night.group).exists()
+    clean(night)
+
+
+def test_two_phones_marking_one_debt_paid_at_once_pay_it_once():
+    host, night, transfers = closed()
+    debt = debts.transfer_carry(transfer=transfers[0], actor=host)
+    later = sessions.session_open(
+        group=night.group, players=NAMES, stake_level="sian", point_value=Decimal(1)
+    )
+    first, second = race(
+        lambda: debts.debt_settle(debt=debt, night=later, actor=host),
+        lambda: debts.debt_settle(debt=debt, actor=host),
+    )
+    assert isinstance(first, MoneyLine) and refused(second, "debt-paid")
+    clean(night, later)
+
+
+def test_a_transfer_carried_and_marked_paid_at_once_is_one_or_the_other():
+    host, night, transfers = closed()
+    carried, paid = race(
+        lambda: debts.transfer_carry(transfer=transfers[0], actor=host),
+        lambda: sessions.payment_record(transfer=transfers[0], actor=host),
+    )
+    assert isinstance(carried, MoneyLine) and refused(paid, "pay-carried")
+    paid, carried = race(
+        lambda: sessions.payment_record(transfer=transfers[1], actor=host),
+        lambda: debts.transfer_carry(transfer=transfers[1], actor=host),
+    )
+    assert isinstance(paid, MoneyLine) and refused(carried, "carry-paid")
+    first, second = race(
+        lambda: sessions.payment_record(transfer=transfers[2], actor=host),
+        lambda: sessions.payment_record(transfer=transfers[2], actor=host),
+    )
+    assert isinstance(first, MoneyLine) and refused(second, "paid-twice")
+    clean(night)
+
+
+def test_a_shared_cost_added_or_taken_back_as_the_night_closes_is_settled_or_refused():
+    host, night = a_night()
+    a_game(night, host)
+    ann, bee = (Player.objects.get(group=night.group, name=n) for n in ("Ann", "Bee"))
+
+    def beer() -> Any:
+        return costs.cost_add(
+            session=night, reason="เบียร์", baht=Decimal(120), paid_by=ann, among=[ann, bee],
+            actor=host,
+        )  # fmt: skip
+
+    cost, closing = race(beer, lambda: sessions.session_close(session=night, actor=host))
+    assert cost.pk and isinstance(closing, list)  # the close waited, and settled the cost too
+    clean(night)
+
+    host, night = a_night()
+    a_game(night, host)
+    ann, bee = (Player.objects.get(group=night.group, name=n) for n in ("Ann", "Bee"))
+    cost = beer()
+    closing, removed = race(
+        lambda: sessions.session_close(session=night, actor=host),
+        lambda: costs.cost_remove(cost=cost, actor=host),
+    )
+    assert isinstance(closing, list) and refused(removed, "session-closed")
+    clean(night)
+
+
+def test_a_result_taken_back_as_the_night_closes_leaves_a_night_that_adds_up():
+    host, night = a_night()
+    game = a_game(night, host)
+    undone, closing = race(
+        lambda: games.game_undo(game=game, actor=host),
+        lambda: sessions.session_close(session=night, actor=host),
+    )
+    assert isinstance(undone, Game) and refused(closing, "games-open")
+    clean(night)
+
+    host, night = a_night()
+    game = a_game(night, host)
+    closing, undone = race(
+        lambda: sessions.session_close(session=night, actor=host),
+        lambda: games.game_undo(game=game, actor=host),
+    )
+    assert isinstance(closing, list) and refused(undone, "session-closed")
+    clean(night)
+
+
+def test_a_game_paid_at_the_table_as_the_night_closes_or_its_result_is_taken_back_adds_up():
+    host, night = a_night()
+    game = a_game(night, host)
+    handed, closing = race(
+        lambda: games.game_paid_at_table(game=game, actor=host),
+        lambda: sessions.session_close(session=night, actor=host),
+    )
+    assert handed and closing == []  # paid at the table: nothing left to settle
+    clean(night)
+
+    host, night = a_night()
+    game = a_game(night, host)
+    handed, undone = race(
+        lambda: games.game_paid_at_table(game=game, actor=host),
+        lambda: games.game_undo(game=game, actor=host),
+    )
+    assert handed and isinstance(undone, Game)  # the undo reverses the payments with the lines
+    clean(night)
