@@ -235,6 +235,22 @@ def error_text(error: RuleError) -> str:
             "That is not a PromptPay number: give a mobile number (10 digits), a national or tax"
             " id (13 digits) or an e-wallet id (15 digits)."
         ),
+        "promptpay-all-zero": lambda: _("A PromptPay number is never all zeros."),
+        "promptpay-mobile": lambda: _(
+            "A mobile number is 10 digits starting with 06, 08 or 09: check the number."
+        ),
+        "promptpay-id-check": lambda: _(
+            "That national or tax id's last digit does not match the others: check the 13 digits."
+        ),
+        "player-claimed": lambda: (
+            _("%(name)s is already another member at this table: a host can change it.") % p
+        ),
+        "viewer-claims-nobody": lambda: _("A viewer watches the table and is none of its players."),
+        "claim-change": lambda: _(
+            "You are already another player at this table: a host can change it."
+        ),
+        "claim-host": lambda: _("Only a host can say which member is which player."),
+        "unknown-member": lambda: _("That member is not in this group."),
         "event-removed-twice": lambda: (
             _("Event %(event)s of game %(n)s was already taken back.") % p
         ),
@@ -341,6 +357,9 @@ def error_text(error: RuleError) -> str:
         ),
         # Names, invites and hosts.
         "player-name": lambda: _("A player needs a name: this one has nothing visible in it."),
+        "player-name-hidden": lambda: _(
+            "This name holds a control character or one no phone can show."
+        ),
         "group-name": lambda: _("A group needs a name: this one has nothing visible in it."),
         "invite-life": lambda: _("An invite lasts an hour to a week."),
         "owner": lambda: _("Only the group's owner can do that to the owner."),

@@ -8,13 +8,16 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scorekeeper.error_text import error_text
 from scorekeeper.models import Player, Session, Transfer
 from scorekeeper.names import cleaned
 from scorekeeper.numbers import AmountField, WholeNumberField
 from scorekeeper.rules.document import LARGEST
+from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.knock_dummy import KnockKind, Level
+from scorekeeper.rules.names import Fault, fault
 from scorekeeper.rules.settle_up import STEPS as ROUNDING_STEPS
-from scorekeeper.services import settle_up
+from scorekeeper.services import payments, settle_up
 
 KIND_LABELS = {
     KnockKind.NORMAL: _("Normal knock (น็อกธรรมดา)"),
@@ -48,10 +51,29 @@ NUMBER = {"inputmode": "numeric", "autocomplete": "off"}
 BAHT = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
 
 
+NAME_FAULTS = {
+    Fault.EMPTY: _("This name has nothing visible in it: type a letter, a digit or an emoji."),
+    Fault.HIDDEN: _("This name holds a control character or one no phone can show."),
+}
+
+
+class NameField(forms.CharField):
+    """A name as the table types it: cleaned, and refused in the visitor's language when it
+    cannot be a player's name (scorekeeper.rules.names, the one definition)."""
+
+    def clean(self, value: Any) -> Any:
+        typed = self.to_python(value) or ""  # stripped, as every text field
+        name = cleaned(typed)
+        why = fault(name or typed) if typed else None
+        if why is not None:  # typed, yet nothing visible, or a character no phone can show
+            raise forms.ValidationError(NAME_FAULTS[why], code=why.value)
+        return super().clean(name)
+
+
 class GroupForm(forms.Form):
-    name = forms.CharField(label=_("Name of the group (ชื่อก๊วน)"), max_length=80)
+    name = NameField(label=_("Name of the group (ชื่อก๊วน)"), max_length=80)
     # The creator is a member like any other: the others know them by this name, not "host 1".
-    host_name = forms.CharField(
+    host_name = NameField(
         label=_("Your name in this group"),
         max_length=40,
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
@@ -65,10 +87,10 @@ class GroupForm(forms.Form):
 
 
 class SessionOpenForm(forms.Form):
-    seat_1 = forms.CharField(label=_("Seat 1"), max_length=40, widget=forms.TextInput(attrs=NAME))
-    seat_2 = forms.CharField(label=_("Seat 2"), max_length=40, widget=forms.TextInput(attrs=NAME))
-    seat_3 = forms.CharField(label=_("Seat 3"), max_length=40, widget=forms.TextInput(attrs=NAME))
-    seat_4 = forms.CharField(label=_("Seat 4"), max_length=40, widget=forms.TextInput(attrs=NAME))
+    seat_1 = NameField(label=_("Seat 1"), max_length=40, widget=forms.TextInput(attrs=NAME))
+    seat_2 = NameField(label=_("Seat 2"), max_length=40, widget=forms.TextInput(attrs=NAME))
+    seat_3 = NameField(label=_("Seat 3"), max_length=40, widget=forms.TextInput(attrs=NAME))
+    seat_4 = NameField(label=_("Seat 4"), max_length=40, widget=forms.TextInput(attrs=NAME))
     first_dealer = forms.TypedChoiceField(
         label=_("First dealer (ผู้ทำไพ่คนแรก)"),
         choices=[(i, format_lazy("{} {}", _("Seat"), i)) for i in range(1, 5)],
@@ -506,7 +528,7 @@ class CostForm(forms.Form):
 
 class SeatForm(forms.Form):
     position = forms.TypedChoiceField(label=_("Seat"), coerce=int)
-    name = forms.CharField(label=_("Who sits there (name)"), max_length=40)
+    name = NameField(label=_("Who sits there (name)"), max_length=40)
 
     def __init__(self, *args: Any, seats: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -521,7 +543,7 @@ class JoinForm(forms.Form):
         max_length=20,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
     )
-    name = forms.CharField(label=_("Your name in this group"), max_length=40, required=False)
+    name = NameField(label=_("Your name in this group"), max_length=40, required=False)
 
     def __init__(self, *args: Any, with_code: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -573,3 +595,13 @@ class PromptPayForm(forms.Form):
         label=_("Show my mobile number to the group in full (an id is always masked)"),
         required=False,
     )
+
+    def clean_promptpay(self) -> str:
+        """Refuse, where it is typed, a number no bank pays to, saying why in the member's words."""
+        target: str = self.cleaned_data["promptpay"]
+        if target.strip():
+            try:
+                payments.promptpay_typed(target)
+            except RuleError as e:
+                raise forms.ValidationError(error_text(e), code=e.code) from e
+        return target

@@ -11,7 +11,7 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.forms import NAME, NUMBER
+from scorekeeper.forms import NAME, NUMBER, NameField
 from scorekeeper.names import cleaned
 from scorekeeper.numbers import AmountField, WholeNumberField
 from scorekeeper.rules.dummy_points import DECK_POINTS, PAGE_HOUSE, KnockKind, Penalty
@@ -70,12 +70,12 @@ class ScoresheetOpenForm(forms.Form):
     """Players in seat order and the first dealer; the game's own settings in subclasses."""
 
     fewest = 2
-    seat_1 = forms.CharField(label=_("Seat 1"), max_length=40, widget=forms.TextInput(attrs=NAME))
-    seat_2 = forms.CharField(label=_("Seat 2"), max_length=40, widget=forms.TextInput(attrs=NAME))
-    seat_3 = forms.CharField(
+    seat_1 = NameField(label=_("Seat 1"), max_length=40, widget=forms.TextInput(attrs=NAME))
+    seat_2 = NameField(label=_("Seat 2"), max_length=40, widget=forms.TextInput(attrs=NAME))
+    seat_3 = NameField(
         label=_("Seat 3"), max_length=40, required=False, widget=forms.TextInput(attrs=NAME)
     )
-    seat_4 = forms.CharField(
+    seat_4 = NameField(
         label=_("Seat 4"), max_length=40, required=False, widget=forms.TextInput(attrs=NAME)
     )
     first_dealer = forms.TypedChoiceField(

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
+from scorekeeper.rules import names
 from scorekeeper.rules.errors import RuleError
 
 # Far beyond any table's stakes or points, and small enough that every amount fits the ledger's
@@ -37,8 +38,9 @@ def shown(value: Any) -> str:
 
 
 def read_name(value: Any, field: str) -> str:
-    # Control characters and lone surrogates cannot be shown on a phone or written as UTF-8.
-    if not isinstance(value, str) or not value.strip() or not value.isprintable():
+    # What a name may be is defined once (rules.names): an emoji's joiners or a flag's tags are
+    # part of a name; control characters and lone surrogates cannot be shown on a phone.
+    if not isinstance(value, str) or not names.acceptable(value):
         raise invalid(field, "must be a player's name")
     return value
 

@@ -16,10 +16,12 @@ from scorekeeper.models import (
     Invite,
     Limit,
     Membership,
+    Player,
     Session,
 )
 from scorekeeper.names import cleaned
 from scorekeeper.numbers import read_digits
+from scorekeeper.rules.names import fault
 from scorekeeper.services import once
 from scorekeeper.services.errors import ServiceError
 
@@ -44,7 +46,7 @@ def group_create(
 ) -> Group:
     """Start a group (วง); whoever starts it is its host (a script may start one with no host)."""
     name = cleaned(name)
-    if not name:
+    if not name or fault(name) is not None:  # the one definition of a name (rules.names)
         raise ServiceError("group-name", "a group needs a name", field="name")
     group = Group.objects.create(name=name)
     if device is None:
@@ -146,15 +148,29 @@ def normalise_code(code: str) -> str:
 def invite_join(
     *, device: Device, user: Any = None, token: str = "", code: str = "", name: str = ""
 ) -> Membership:
-    """Join a group by an invite's link token or short code; a member keeps the higher role."""
-    invite = None
-    invites = Invite.objects.select_for_update()  # a single-use invite lets one phone in
-    if token:
-        invite = invites.filter(token=token).first()
-    elif code:
-        invite = invites.filter(code=normalise_code(code)).first()
+    """Join a group by an invite's link token or short code; a member keeps the higher role.
+
+    The group's row is locked first, as a member's removal locks it, then the invite's, and the
+    invite read afresh: of two phones on one single-use invite one joins, and the other is told
+    it is used; a removal at that moment goes before or after, never half. A member removed
+    from the group comes back only by an invite made after the removal.
+    """
+    found = Invite.objects.filter(
+        token=token if token else None, code=None if token else normalise_code(code) or None
+    )
+    invite = found.first()
+    if invite is not None:
+        Group.objects.select_for_update().get(pk=invite.group_id)
+        invite = found.select_for_update().first()
     if invite is None or not invite.is_live:
         raise ServiceError("invite-unknown", "that invite is unknown or has expired", field="code")
+    mine = Q(device=device) | Q(user=user) if user is not None and user.is_authenticated else Q(device=device)
+    removed = Membership.objects.filter(mine, group_id=invite.group_id)
+    if removed.filter(revoked_at__gte=invite.created_at).exists():
+        raise ServiceError(
+            "invite-removed", "you were removed from this group after this invite was made",
+            field="code",
+        )  # fmt: skip
     if invite.single_use:
         invite.used_at = timezone.now()
         invite.save(update_fields=["used_at"])
@@ -211,6 +227,13 @@ def membership_revoke(*, membership: Membership, by: Membership) -> Membership:
     withdrawn = Invite.objects.filter(created_by=membership, revoked_at__isnull=True).update(
         revoked_at=now
     )
+    # A removed member holds no player (the claim constraint counts live members only), and
+    # the number they saved for it no longer stands: whoever is that player next saves theirs.
+    if membership.player_id is not None:
+        Player.objects.filter(pk=membership.player_id).exclude(promptpay="").update(
+            promptpay="", promptpay_public=False, promptpay_changed_at=now,
+            promptpay_changed_by=by.name,
+        )  # fmt: skip
     if membership.pk == group.owner_id:  # the owner left: the longest-standing host owns it
         group.owner = hosts.order_by("joined_at", "pk").first()
         group.save(update_fields=["owner"])

@@ -33,6 +33,7 @@ from scorekeeper.models import (
     Transfer,
 )
 from scorekeeper.names import unique_key
+from scorekeeper.rules import names
 from scorekeeper.rules.money import baht
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import session_audit
@@ -203,6 +204,7 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
             "fee_to": name[s.fee_to_id] if s.fee_to_id else None,
             "rounding": s.rounding,
             "rounding_by": name[s.rounding_by_id] if s.rounding_by_id else None,
+            "nets_reading": s.nets_reading,
             "costs": [],
             "seats": [],
             "games": [],
@@ -486,6 +488,15 @@ def _player(raw: Any, key: str, players: dict[str, Player], where: str, null: bo
     return players[who]
 
 
+def _name(raw: Any, where: str) -> str:
+    """Return a name as recorded, refusing one that no name typed at the table could be: the
+    definition the forms and the rules use (rules.names)."""
+    name: str = _get(raw, "name", str, where)
+    if names.fault(name) is not None:
+        raise _malformed(f"{where}.name", f"is not a name a phone can show: {name!r}")
+    return name
+
+
 def _valid[M: models.Model](row: M, where: str) -> M:
     """Check the row's own fields (lengths, choices, ranges) before the database sees it."""
     # Relations are checked by the database; JSON fields by type above ({} is a fine detail).
@@ -507,7 +518,7 @@ def _import(data: dict[str, Any]) -> tuple[Group, list[Session]]:
     raw_group = _get(data, "group", dict, "")
     group = _valid(
         Group(
-            name=_get(raw_group, "name", str, "group"),
+            name=_name(raw_group, "group"),
             created_at=_when(raw_group, "created_at", "group"),
         ),
         "group",
@@ -518,7 +529,7 @@ def _import(data: dict[str, Any]) -> tuple[Group, list[Session]]:
     keys: set[str] = set()  # names are imported as recorded, each with a key of its own
     for i, raw in enumerate(_list(data, "players", "")):
         where = f"players[{i}]"
-        who = _get(raw, "name", str, where)
+        who = _name(raw, where)
         if who in players:
             raise _malformed(f"{where}.name", f"repeats {who!r}")
         at = _when(raw, "created_at", where)
@@ -684,6 +695,10 @@ def _session_import(
         value = Decimal(point_value)
     except InvalidOperation:
         raise _malformed(f"{where}.point_value", f"is not a number: {point_value!r}") from None
+    closed_at = _time(raw, "closed_at", where, null=True)
+    # Which nets the close charged a per-game fee by: an export of before it was recorded
+    # closed its nights by every line as booked.
+    booked = Session.NetsReading.BOOKED if closed_at else Session.NetsReading.STANDING
     session = _valid(
         Session(
             group=group,
@@ -697,7 +712,7 @@ def _session_import(
             first_dealer=_player(raw, "first_dealer", players, where),
             scoresheet=_get(raw, "scoresheet", dict, where),
             started_at=_when(raw, "started_at", where),
-            closed_at=_time(raw, "closed_at", where, null=True),
+            closed_at=closed_at,
             # Exports of before the settle-up in baht have none of these: their defaults.
             pays_at_table=_get(raw, "pays_at_table", bool, where)
             if "pays_at_table" in raw
@@ -710,6 +725,9 @@ def _session_import(
                 _player(raw, "rounding_by", players, where, null=True)
                 if "rounding_by" in raw
                 else None
+            ),
+            nets_reading=(
+                _get(raw, "nets_reading", str, where) if "nets_reading" in raw else booked
             ),
         ),
         where,

@@ -18,6 +18,7 @@ from scorekeeper.models import (
     Transfer,
 )
 from scorekeeper.names import cleaned
+from scorekeeper.rules import names
 from scorekeeper.rules.document import LARGEST
 from scorekeeper.rules.knock_dummy import RULES, SEATS, STAKE_LEVELS
 from scorekeeper.services import once, settle_up
@@ -34,6 +35,10 @@ def player_create(*, group: Group | int, name: str) -> Player:
     name = cleaned(name)
     if not name:
         raise ServiceError("player-name", "a player needs a name", field="name")
+    if names.fault(name) is not None:  # the one definition of a name (rules.names)
+        raise ServiceError(
+            "player-name-hidden", "a name holds a character no phone can show", field="name"
+        )
     if len(name) > NAME_LENGTH:
         raise ServiceError(
             "player-name-long", "a name has at most {n} letters", field="name", n=NAME_LENGTH

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from scorekeeper.rules.names import escaped
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.exports import group_import
 
@@ -37,8 +38,11 @@ class Command(BaseCommand):
         try:
             group = group_import(data=data)
         except ServiceError as error:
-            raise CommandError(f"nothing imported: {error.message}") from error
+            raise CommandError(escaped(f"nothing imported: {error.message}")) from error
+        lines = sum(s.lines.count() for s in group.sessions.all())
         self.stdout.write(
-            f"imported group {group.pk} ({group.name}): {group.sessions.count()} sessions, "
-            f"{sum(s.lines.count() for s in group.sessions.all())} ledger lines, audit clean"
+            escaped(
+                f"imported group {group.pk} ({group.name}): {group.sessions.count()} sessions, "
+                f"{lines} ledger lines, audit clean"
+            )
         )

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scorekeeper.models import Group, Membership
+from scorekeeper.rules.names import escaped
 from scorekeeper.services import access
 
 
@@ -23,5 +24,5 @@ class Command(BaseCommand):
         if group is None:
             raise CommandError(f"no group {group_id}")
         invite = access.invite_create(group=group, role=role, by=None)
-        self.stdout.write(f"{group.name}: code {invite.code}, link /join/{invite.token}")
+        self.stdout.write(escaped(f"{group.name}: code {invite.code}, link /join/{invite.token}"))
         self.stdout.write(f"valid until {invite.expires_at:%Y-%m-%d %H:%M} UTC, role {role}")

@@ -5,6 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from scorekeeper.models import Session
+from scorekeeper.rules.names import escaped
 from scorekeeper.services.ledger_audit import session_audit
 
 
@@ -17,7 +18,9 @@ class Command(BaseCommand):
         for session in sessions:
             for problem in session_audit(session):
                 problems += 1
-                self.stdout.write(f"session {session.pk} ({session.group}): {problem}")
+                # A name is written out as it was recorded: a control character in it must not
+                # move the terminal or fake a line of this report.
+                self.stdout.write(escaped(f"session {session.pk} ({session.group}): {problem}"))
         if problems:
             raise CommandError(f"{problems} problems in {sessions.count()} sessions")
         self.stdout.write(f"ledger audit: {sessions.count()} sessions, no problem")

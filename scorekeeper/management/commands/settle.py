@@ -71,8 +71,8 @@ class Command(BaseCommand):
             result = settle_text(text, formulas=formulas)
             failed |= "error" in result
             out.append(json.dumps(result, ensure_ascii=False))
-        # Names are checked to be printable, so backslashreplace is only a last guard against a
-        # traceback: it keeps the output valid JSON whatever a message quotes.
+        # Names are checked (rules.names: no lone surrogate), so backslashreplace is only a last
+        # guard against a traceback: it keeps the output valid JSON whatever a message quotes.
         sys.stdout.buffer.write(("\n".join(out) + "\n").encode("utf-8", "backslashreplace"))
         sys.stdout.flush()
         if failed:
