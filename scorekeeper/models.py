@@ -53,6 +53,10 @@ class Player(models.Model):
     # shown whole to the others only if `promptpay_public`; an id is always masked to them.
     promptpay = models.CharField(max_length=20, blank=True)
     promptpay_public = models.BooleanField(default=False)
+    # When the number last changed and who changed it, by the name the group knew them by: a
+    # transfer made before then tells everyone, since a payer may have read the old number.
+    promptpay_changed_at = models.DateTimeField(null=True, blank=True)
+    promptpay_changed_by = models.CharField(max_length=40, blank=True)
 
     objects = PlayerQuerySet.as_manager()
 
@@ -417,21 +421,43 @@ class LedgerLineQuerySet(AppendOnlyQuerySet["LedgerLine"]):
     def for_session(self, session: Session) -> "LedgerLineQuerySet":
         return self.filter(session=session)
 
-    def game_nets(
-        self, session: Session, games: "Iterable[int] | None" = None
-    ) -> dict[int, dict[int, int]]:
-        """Return each game's net per player, before any void: {game: {player: net}}.
+    def standing(self) -> "LedgerLineQuerySet":
+        """The lines that count: neither a reversal nor reversed."""
+        return self.filter(reverses__isnull=True, reversed_by__isnull=True)
 
-        `games` limits it to those game ids (a page shows the latest games, not all).
+    def game_nets(
+        self,
+        session: Session,
+        games: "Iterable[int] | None" = None,
+        *,
+        by: str = "game_id",
+        booked: bool = False,
+    ) -> dict[Any, dict[int, int]]:
+        """Return each game's standing net per player: {game: {player: net}}, the one reading
+        of a game's money that every page, chart, stat and fee uses.
+
+        Standing: reversals applied, so an event taken back and a result undone count nothing.
+        A voided game reads as it stood when it was voided (its row is shown struck through);
+        who sums games counts only those that stand. `games` limits it to those game ids (a
+        page shows the latest games, not all); `by` names the key ("game__number": in order).
+        `booked`: every line as booked, an undone result still counted, as nights closed before
+        this reading charged their per-game fee by (Session.NetsReading.BOOKED).
         """
-        nets: dict[int, dict[int, int]] = {}
         lines = self.filter(session=session, game__isnull=False, reverses__isnull=True)
+        if not booked:
+            by_void = Q(reversed_by__recorded_at__gte=models.F("game__voided_at"))
+            # Voids dated before their reversals, or undated: a void was then all that reversed.
+            as_voided = Q(game__status=Game.Status.VOIDED) & (
+                Q(game__voided_at__isnull=True) | by_void
+            )
+            lines = lines.filter(Q(reversed_by__isnull=True) | as_voided)
         lines = lines.exclude(item=LedgerLine.PAYMENT)  # paid at the table: still the game's net
         if games is not None:
             lines = lines.filter(game_id__in=list(games))
-        rows = lines.values("game_id", "payer_id", "payee_id").annotate(total=models.Sum("amount"))
-        for row in rows:
-            game = nets.setdefault(row["game_id"], {})
+        nets: dict[Any, dict[int, int]] = {}
+        rows = lines.values(by, "payer_id", "payee_id").annotate(total=models.Sum("amount"))
+        for row in rows.order_by():
+            game = nets.setdefault(row[by], {})
             game[row["payer_id"]] = game.get(row["payer_id"], 0) - row["total"]
             game[row["payee_id"]] = game.get(row["payee_id"], 0) + row["total"]
         return nets
@@ -676,6 +702,17 @@ class Membership(models.Model):
                 condition=Q(revoked_at__isnull=True, device__isnull=False),
                 name="one_membership_per_device",
             ),
+            # A player is one live member's ("this is me"): whoever else claims it is refused,
+            # so nobody can set where another member is paid. A removed member holds nothing.
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=Q(revoked_at__isnull=True, player__isnull=False),
+                name="one_live_claim_per_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(player__isnull=True) | ~Q(role="viewer"),
+                name="viewer_claims_nobody",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -803,6 +840,7 @@ class AuditEntry(models.Model):
         "share-link-create": _("made a share link"),
         "member-is-player": _("said which player they are"),
         "promptpay-set": _("saved a PromptPay target"),
+        "claim-reassign": _("moved a player to another member"),
         "share-link-revoke": _("revoked a share link"),
         "transfer-carry": _("carried a transfer to next time"),
         "carry-undo": _("took back a carry to next time"),

@@ -49,31 +49,22 @@ def group_sessions(group: Group) -> list[SessionResult]:
 def session_running(
     session: Session, players: Sequence[Player]
 ) -> tuple[list[str], dict[str, list[int]]]:
-    """Return game labels and each player's running net after every game that stands.
+    """Return game labels and each player's running net after every game that stands, by the
+    games' standing nets (LedgerLine.objects.game_nets).
 
     One aggregate over the night's lines, whatever its length; games that paid nothing yet
     (the one in play, a tie waiting) have no point of their own.
     """
-    per_game: dict[int, Counter[int]] = {}
-    lines = (
-        LedgerLine.objects.filter(session=session, game__isnull=False, reverses__isnull=True)
-        .exclude(game__status=Game.Status.VOIDED)
-        .exclude(item=LedgerLine.PAYMENT)  # paid at the table: the game's net stands
-        .values("game__number", "payer_id", "payee_id")
-        .annotate(total=Sum("amount"))
-        .order_by("game__number")
-    )
-    for row in lines:
-        nets = per_game.setdefault(row["game__number"], Counter())
-        nets[row["payer_id"]] -= row["total"]
-        nets[row["payee_id"]] += row["total"]
+    counted = LedgerLine.objects.exclude(game__status=Game.Status.VOIDED)
+    per_game = counted.game_nets(session, by="game__number")
     running = dict.fromkeys((p.pk for p in players), 0)
     series: dict[str, list[int]] = {p.name: [] for p in players}
-    for nets in per_game.values():
+    numbers = sorted(per_game)
+    for number in numbers:
         for p in players:
-            running[p.pk] += nets[p.pk]
+            running[p.pk] += per_game[number].get(p.pk, 0)
             series[p.name].append(running[p.pk])
-    return [str(number) for number in per_game], series
+    return [str(number) for number in numbers], series
 
 
 @dataclass
@@ -212,11 +203,12 @@ def _head_to_head(player: Player) -> list[tuple[str, Decimal]]:
     """Return what the player won (+) or lost (−) against each other player, over every game,
     in baht: each night's points at that night's value, rounded once a night.
 
-    One query: each line between the player and another, signed from the player's side and
-    summed by the other player's name (names are unique in a group) and the night.
+    One query: each standing line between the player and another (reversals applied), signed
+    from the player's side and summed by the other player's name (names are unique in a group)
+    and the night.
     """
     mine = Q(payer=player) | Q(payee=player)
-    lines = LedgerLine.objects.filter(mine, session__group=player.group_id)
+    lines = LedgerLine.objects.standing().filter(mine, session__group=player.group_id)
     lines = lines.filter(session__ruleset=KNOCK_DUMMY).exclude(item=LedgerLine.PAYMENT)
     paid_me = Q(payee=player)
     rows = (

@@ -2,9 +2,11 @@
 with ("booked"), so the audit and the import accept their fee lines as stored."""
 
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def closed_nights_were_booked(apps, schema_editor):
+def closed_nights_were_booked(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Session = apps.get_model("scorekeeper", "Session")
     Session.objects.filter(closed_at__isnull=False).update(nets_reading="booked")
 

@@ -57,7 +57,7 @@ class Plan:
     carrier: str | None
 
 
-CHOSEN = ["fee", "fee_per", "fee_to", "rounding", "rounding_by"]  # what `write` sets
+CHOSEN = ["fee", "fee_per", "fee_to", "rounding", "rounding_by", "nets_reading"]  # `write` sets
 
 
 def night(
@@ -164,6 +164,7 @@ def write(
     )
     session.fee, session.fee_per, session.fee_to = choices.fee, choices.fee_per, choices.fee_to
     session.rounding = choices.rounding
+    session.nets_reading = Session.NetsReading.STANDING  # the fee went by the standing nets
     session.rounding_by = by_name[settled.carrier] if choices.rounding and settled.carrier else None
     return Transfer.objects.bulk_create(
         Transfer(
@@ -198,12 +199,14 @@ def written(session: Session) -> list[rules.Line]:
 
 def _game_nets(session: Session, players: Sequence[Player]) -> list[tuple[int, dict[str, int]]]:
     """Each counted game's number and what each player won or lost in it: a Knock Dummy game's
-    ledger nets, a score sheet hand's scores."""
+    standing nets, a score sheet hand's scores. A night closed by every line as booked
+    (Session.NetsReading.BOOKED) is read so, as its fee lines were charged."""
     name = {p.pk: p.name for p in players}
     counted = list(session.games.counted().order_by("number").values("pk", "number", "scores"))
     if session.is_scoresheet:
         return [(g["number"], dict(g["scores"] or {})) for g in counted]
-    nets = LedgerLine.objects.game_nets(session, games=[g["pk"] for g in counted])
+    booked = not session.is_open and session.nets_reading == Session.NetsReading.BOOKED
+    nets = LedgerLine.objects.game_nets(session, games=[g["pk"] for g in counted], booked=booked)
     return [
         (g["number"], {name.get(p, str(p)): n for p, n in nets.get(g["pk"], {}).items()})
         for g in counted

@@ -7,7 +7,9 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Count, Q, Subquery, Window
+from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Window
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,7 +23,7 @@ from scorekeeper import charts, stats
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import EventForm, SeatForm, SettleForm, StartForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Event, Game, LedgerLine, Membership, Player, Session
+from scorekeeper.models import AuditEntry, Event, Game, LedgerLine, Membership, Player, Session
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import debts, games, sessions
 from scorekeeper.views import costs, live, pay, scoresheet
@@ -76,23 +78,32 @@ def _next_number(shown: list[Game]) -> int:
 @dataclass
 class PlayedEvent:
     """An event of the game in play, with the lines it paid at once, and whether they were
-    handed over at the table already."""
+    handed over at the table already; one taken back stays listed, with who took it back."""
 
     number: int
     label: str
     player: str
     lines: list[LedgerLine]
     paid_at_table: bool = False
+    taken_back: bool = False
+    taken_back_by: str = ""
+
+
+def taken_back_by(game: str = "game", number: str = "number") -> Subquery:
+    """Who took an event back (its audit entry's member), for a query whose rows name the
+    event's game and number by the fields `game` and `number`: one statement with its rows."""
+    entries = AuditEntry.objects.filter(game=OuterRef(game), action="event-remove")
+    entries = entries.annotate(event=Cast(KT("detail__number"), IntegerField()))
+    return Subquery(entries.filter(event=OuterRef(number)).values("membership__name")[:1])
 
 
 def _played_events(game: Game) -> list[PlayedEvent]:
-    """The events of the game in play that stand (not taken back), each with its lines: one
-    query, through the lines (every event pays something at once, rule 80)."""
+    """The events of the game in play, each with its lines, those taken back too (struck
+    through): one query, through the lines (every event pays something at once, rule 80)."""
     lines = (
-        LedgerLine.objects.filter(
-            game=game, event__isnull=False, event__removed_at__isnull=True, reverses__isnull=True
-        )
+        LedgerLine.objects.filter(game=game, event__isnull=False, reverses__isnull=True)
         .select_related("event", "payer", "payee")
+        .annotate(taken_back_by=taken_back_by("event__game", "event__number"))
         .order_by("event__number", "id")
     )
     labels = dict(EVENT_CHOICES)
@@ -104,7 +115,8 @@ def _played_events(game: Game) -> list[PlayedEvent]:
             document = event.document
             played[event.number] = PlayedEvent(
                 event.number, str(labels.get(document["type"], document["type"])),
-                document.get("player", ""), [],
+                document.get("player", ""), [], taken_back=event.removed_at is not None,
+                taken_back_by=line.taken_back_by or "",  # type: ignore[attr-defined]
             )  # fmt: skip
         if line.item == LedgerLine.PAYMENT:  # handed over at the table
             played[event.number].paid_at_table = True
@@ -401,7 +413,9 @@ def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     # page must cost the same statements on the first night as on the longest.
     on_page = in_order.values("pk")[start : start + HISTORY_PAGE]
     events: defaultdict[int, list[Event]] = defaultdict(list)
-    for event in Event.objects.filter(game__in=on_page).order_by("game_id", "number"):
+    taken_back = taken_back_by()  # an event taken back stays listed, struck through, with who
+    on_page_events = Event.objects.filter(game__in=on_page).annotate(taken_back_by=taken_back)
+    for event in on_page_events.order_by("game_id", "number"):
         events[event.game_id].append(event)
     pages = math.ceil(shown[0].in_all / HISTORY_PAGE) if shown else 1
     context = _settle_context(session, request.membership)

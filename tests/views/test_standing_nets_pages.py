@@ -1,0 +1,196 @@
+"""The pages show every game's money from the standing ledger: after an undo or an event taken
+back, a game's row is what the rules engine makes of the game as it stands, and the rows add up
+to the scoreboard; an event taken back stays listed, struck through, with who took it back."""
+
+import re
+from collections import Counter
+from decimal import Decimal
+
+from django.urls import reverse
+
+from scorekeeper.models import Game, Membership, Player, Session
+from scorekeeper.services import games, sessions
+from scorekeeper.services.settle_up import Choices
+
+ANN_DARK = {"knock": {"player": "Ann", "kind": "dark"}, "points": {"Bee": 10, "Cat": 20, "Dan": 30}}
+BEE_NORMAL = {
+    "knock": {"player": "Bee", "kind": "normal"},
+    "points": {"Ann": 5, "Cat": 20, "Dan": 30},
+}
+
+
+def the_host(table: Session) -> Membership:
+    """The test client's phone, named as the others know it."""
+    host = Membership.objects.get(group=table.group, device__isnull=False)
+    host.name = "พี่หนึ่ง"
+    host.save(update_fields=["name"])
+    return host
+
+
+def number(text: str) -> int:
+    """A figure as the pages write it: +1,200, −300 or 0."""
+    return int(text.replace(",", "").replace("−", "-").replace("+", ""))
+
+
+def game_rows(body: str) -> dict[str, list[int]]:
+    """The table page's games as shown: each standing game's number and its nets, in the order
+    of the page's columns (voided games, struck through, left out)."""
+    table = re.search(r'<table class="games">(.*?)</table>', body, re.S)
+    assert table is not None
+    rows = {}
+    for status, cells in re.findall(r'<tr class="([\w-]+)">(.*?)</tr>', table.group(1), re.S):
+        if status == "voided":
+            continue
+        shown = re.search(r"<a [^>]*>(\d+)</a>", cells)
+        assert shown is not None
+        rows[shown.group(1)] = [number(n) for n in re.findall(r'<td class="num">([^<]*)<', cells)]
+    return rows
+
+
+def columns(body: str) -> list[str]:
+    table = re.search(r'<table class="games">\s*<thead>(.*?)</thead>', body, re.S)
+    assert table is not None
+    return re.findall(r'<th class="num">([^<]*)</th>', table.group(1))
+
+
+def engine_row(game: Game, names: list[str]) -> list[int]:
+    """What the rules engine alone makes each player win or lose in the stored game, in `names`'
+    order: a settled game's whole settlement, a game in play its events' lines."""
+    game.refresh_from_db()
+    seat = dict(zip(game.document["players"], game.seating, strict=True))
+    name_of = {p.pk: p.name for p in Player.objects.filter(pk__in=game.seating)}
+    if game.status == Game.Status.IN_PLAY:
+        from scorekeeper.rules.knock_dummy import settle_events
+        from scorekeeper.rules.knock_dummy_document import game_from_document
+
+        net: Counter[str] = Counter()
+        for line in settle_events(game_from_document(game.settle_document())):
+            net[line.payer] -= line.amount
+            net[line.payee] += line.amount
+    else:
+        net = Counter(game.settled()[1].net())
+    by_player = {name_of[seat[n]]: v for n, v in net.items()}
+    return [by_player.get(name, 0) for name in names]
+
+
+def scoreboard(table: Session) -> dict[str, int]:
+    return {s.player.name: s.net for s in table.standings.select_related("player")}
+
+
+def adds_up(rows: dict[str, list[int]], names: list[str], table: Session) -> None:
+    totals = [sum(values) for values in zip(*rows.values(), strict=True)]
+    assert dict(zip(names, totals, strict=True)) == scoreboard(table)
+
+
+def test_after_an_undo_the_tables_row_is_the_standing_result_and_the_rows_add_up(en, table):
+    host = the_host(table)
+    first = games.game_start(session=table)
+    games.event_add(game=first, event={"type": "head", "player": "Bee", "close": ["Dan"]})
+    games.game_finish(game=first, outcome=ANN_DARK)
+    en.post(reverse("game-undo", args=[table.pk, first.pk]))  # the host takes it back
+    first.refresh_from_db()
+    assert first.status == Game.Status.IN_PLAY and host.pk
+    body = en.get(reverse("table", args=[table.pk])).content.decode()
+    names = columns(body)
+    assert game_rows(body) == {"1": engine_row(first, names)}  # its head alone
+    adds_up(game_rows(body), names, table)
+
+    games.game_finish(game=first, outcome=BEE_NORMAL)
+    second = games.game_start(session=table)
+    games.game_finish(game=second, outcome=ANN_DARK)
+    body = en.get(reverse("table", args=[table.pk])).content.decode()
+    rows = game_rows(body)
+    assert rows == {"1": engine_row(first, names), "2": engine_row(second, names)}
+    adds_up(rows, names, table)
+
+
+def test_after_an_event_taken_back_the_tables_row_is_standing_and_the_event_struck(en, table):
+    the_host(table)
+    game = games.game_start(session=table)
+    games.event_add(game=game, event={"type": "head", "player": "Bee", "close": ["Dan"]})
+    games.event_add(game=game, event={"type": "dummy-discard", "player": "Cat"})
+    en.post(reverse("event-remove", args=[table.pk, game.pk, 2]))
+    body = en.get(reverse("table", args=[table.pk])).content.decode()
+    names = columns(body)
+    assert game_rows(body) == {"1": engine_row(game, names)}
+    adds_up(game_rows(body), names, table)
+    played = re.search(r'<ul class="lines played">(.*?)</ul>', body, re.S)
+    assert played is not None
+    struck = re.findall(
+        r'<li class="reversal"><span><del>(.*?)</del>(.*?)</li>', played.group(1), re.S
+    )
+    assert len(struck) == 1
+    assert "Dummy discard" in struck[0][0] and "taken back by พี่หนึ่ง" in struck[0][1]
+    assert "Take back" not in struck[0][1]  # nothing left to take back, nor to pay
+    # The head still stands: it can be taken back, and handed over at the table.
+    assert played.group(1).count("Take back</button>") == 1
+
+
+def test_the_history_page_runs_by_the_standing_games_and_strikes_an_event_taken_back(en, table):
+    the_host(table)
+    first = games.game_start(session=table)
+    games.event_add(game=first, event={"type": "dummy-discard", "player": "Cat"})
+    games.game_finish(game=first, outcome=ANN_DARK)
+    en.post(reverse("game-undo", args=[table.pk, first.pk]))
+    en.post(reverse("event-remove", args=[table.pk, first.pk, 1]))
+    games.game_finish(game=first, outcome=BEE_NORMAL)
+    second = games.game_start(session=table)
+    games.game_finish(game=second, outcome=ANN_DARK)
+    response = en.get(reverse("history", args=[table.pk]))
+    body = response.content.decode()
+    names = response.context["names"]
+    rows = dict(response.context["rows"])
+    first_row = engine_row(first, names)
+    assert list(rows["1"]) == first_row
+    assert list(rows["2"]) == [
+        a + b for a, b in zip(first_row, engine_row(second, names), strict=True)
+    ]
+    assert dict(zip(names, rows["2"], strict=True)) == scoreboard(table)
+    # The running balance as the page writes it, its last row the scoreboard.
+    last = re.findall(r"<tr><td>2</td>(.*?)</tr>", body, re.S)[-1]
+    assert [number(n) for n in re.findall(r'<td class="num">([^<]*)</td>', last)] == list(rows["2"])
+    listed = re.search(r'<ul class="events-list"><li class="reversal"><del>(.*?)</del>(.*?)</li>',
+                       body, re.S)  # fmt: skip
+    assert listed is not None and "Cat" in listed.group(1)
+    assert "taken back by พี่หนึ่ง" in listed.group(2)
+
+
+def test_a_per_game_fee_after_an_undo_is_shown_charged_to_the_standing_winner(en, table):
+    the_host(table)
+    game = games.game_start(session=table)
+    games.game_finish(game=game, outcome=ANN_DARK)
+    en.post(reverse("game-undo", args=[table.pk, game.pk]))
+    games.game_finish(game=game, outcome=BEE_NORMAL)
+    sessions.session_close(session=table, choices=Choices(fee=Decimal(20)))
+    body = en.get(reverse("history", args=[table.pk])).content.decode()
+    fees = re.findall(r"<li class=\"\">(\w+) → the house <strong>20 ฿</strong>", body)
+    assert fees == ["Bee"]
+
+
+def test_a_players_page_after_an_undo_counts_the_standing_result_alone(en, table):
+    the_host(table)
+    game = games.game_start(session=table)
+    games.game_finish(game=game, outcome=ANN_DARK)
+    en.post(reverse("game-undo", args=[table.pk, game.pk]))
+    games.game_finish(game=game, outcome=BEE_NORMAL)
+    sessions.session_close(session=table)
+    ann = Player.objects.get(group=table.group, name="Ann")
+    response = en.get(reverse("player", args=[table.group.pk, ann.pk]))
+    record = response.context["record"]
+    names = ["Bee", "Cat", "Dan"]
+    # Against each other player, in baht at half a baht a point: the engine's lines of the
+    # result that stands, and nothing of the one undone.
+    game.refresh_from_db()
+    _, settlement = game.settled()
+    against = Counter()
+    for line in settlement.lines:
+        if line.payee == "Ann":
+            against[line.payer] += line.amount
+        elif line.payer == "Ann":
+            against[line.payee] -= line.amount
+    assert dict(record.head_to_head) == {n: table.baht(against[n]) for n in names if against[n]}
+    assert record.nemesis == ("Bee", table.baht(against["Bee"]))
+    assert record.best_baht == record.worst_baht == table.baht(scoreboard(table)["Ann"])
+    assert record.knocks == Counter()  # the dark knock was undone
+    body = response.content.decode()
+    assert f"{table.baht(against['Bee']):,.0f}".replace("-", "−") in body
