@@ -70,6 +70,34 @@ def normalised(target: str) -> str:
     )
 
 
+MOBILE_PREFIXES = ("06", "08", "09")  # Thai mobile numbers; 02-05 and 07 are landlines
+
+
+def id_check_digit(first_twelve: str) -> int:
+    """Return the check digit of a national or tax id: 11 less the sum of each of the first
+    twelve digits times its weight (13 down to 2), modulo 11, then modulo 10."""
+    total = sum(int(d) * (13 - i) for i, d in enumerate(first_twelve))
+    return (11 - total % 11) % 10
+
+
+def typed(target: str) -> str:
+    """Return the target's digits as `normalised` does, refusing what a member should not type.
+
+    Checked only where a number is typed, never where a stored one is read: a number all zeros
+    ("all-zero"), a mobile number not starting 06, 08 or 09 ("mobile"), and a national or tax
+    id whose last digit is not its check digit ("id-check"). E-wallet ids have no check here.
+    """
+    digits = normalised(target)
+    if not digits.strip("0"):
+        raise PromptPayError("all-zero", "a PromptPay number is never all zeros")
+    what = kind(digits)
+    if what == "mobile" and not digits.startswith(MOBILE_PREFIXES):
+        raise PromptPayError("mobile", "a mobile number starts with 06, 08 or 09")
+    if what == "id" and int(digits[12]) != id_check_digit(digits[:12]):
+        raise PromptPayError("id-check", "the id's last digit is not its check digit")
+    return digits
+
+
 def kind(target: str) -> Kind:
     """Return what the target is: "mobile", "id" (national or tax id) or "ewallet"."""
     return KINDS[len(normalised(target))]

@@ -49,6 +49,11 @@ urlpatterns = [
         name="invite-revoke",
     ),
     path(
+        "g/<id:group_id>/members/<id:membership_id>/player",
+        members.claim_reassign,
+        name="claim-reassign",
+    ),
+    path(
         "g/<id:group_id>/members/<id:membership_id>/owner",
         members.owner_hand_over,
         name="owner-hand-over",

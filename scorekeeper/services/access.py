@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from scorekeeper.models import (
@@ -155,16 +156,22 @@ def invite_join(
     it is used; a removal at that moment goes before or after, never half. A member removed
     from the group comes back only by an invite made after the removal.
     """
-    found = Invite.objects.filter(
-        token=token if token else None, code=None if token else normalise_code(code) or None
-    )
+    found = Invite.objects.none()
+    if token:
+        found = Invite.objects.filter(token=token)
+    elif code:
+        found = Invite.objects.filter(code=normalise_code(code))
     invite = found.first()
     if invite is not None:
         Group.objects.select_for_update().get(pk=invite.group_id)
         invite = found.select_for_update().first()
+    if invite is not None and invite.single_use and invite.used_at is not None:
+        raise ServiceError("invite-used", "another phone has just used this invite", field="code")
     if invite is None or not invite.is_live:
         raise ServiceError("invite-unknown", "that invite is unknown or has expired", field="code")
-    mine = Q(device=device) | Q(user=user) if user is not None and user.is_authenticated else Q(device=device)
+    mine = Q(device=device)
+    if user is not None and user.is_authenticated:
+        mine |= Q(user=user)
     removed = Membership.objects.filter(mine, group_id=invite.group_id)
     if removed.filter(revoked_at__gte=invite.created_at).exists():
         raise ServiceError(

@@ -90,8 +90,12 @@ def me(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     form = MeForm(request.POST, players=[(p.pk, p.name) for p in players])
     if form.is_valid():
         player = next(p for p in players if str(p.pk) == form.cleaned_data["player"])
-        payments.member_is(membership=request.membership, player=player)
-        return redirect("group", group_id=group.pk)
+        try:
+            payments.member_is(membership=request.membership, player=player)
+        except RuleError as e:  # another member is that player; a viewer is none
+            form.add_error("player", error_text(e))
+        else:
+            return redirect("group", group_id=group.pk)
     context = _detail_context(request, group, me_form=form)
     return render(request, "groups/detail.html", context, status=422)
 

@@ -1,9 +1,11 @@
 """Joining a group by link or short code, the host's members page, and the audit log."""
 
 import contextlib
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpResponse
@@ -13,13 +15,14 @@ from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import InviteForm, JoinForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Invite, Membership
+from scorekeeper.models import Invite, Membership, Player
 from scorekeeper.qr import qr_svg
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import access
+from scorekeeper.services import access, payments
 from scorekeeper.views.access import HOST, client_address, device_bind, group_for
 
 AUDIT_PAGE = 50  # entries on a page of the audit log
@@ -70,12 +73,19 @@ def join_link(request: HtmxHttpRequest, token: str) -> HttpResponse:
     invite = get_object_or_404(Invite.objects.select_related("group"), token=token)
     form = JoinForm(request.POST or None, with_code=False)
     if request.method == "POST" and invite.is_live and form.is_valid():
-        membership = access.invite_join(
-            device=device_bind(request),
-            user=request.user,
-            token=token,
-            name=form.cleaned_data["name"],
-        )
+        try:
+            membership = access.invite_join(
+                device=device_bind(request),
+                user=request.user,
+                token=token,
+                name=form.cleaned_data["name"],
+            )
+        except RuleError as e:  # used by another phone, withdrawn or expired meanwhile; removed
+            form.add_error(None, error_text(e))
+            invite.refresh_from_db()
+            return render(
+                request, "members/join_link.html", {"invite": invite, "form": form}, status=409
+            )
         return _joined(request, membership)
     return render(request, "members/join_link.html", {"invite": invite, "form": form})
 
@@ -101,7 +111,10 @@ def members(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
         "invite": invite,
         "invite_url": made.url if made else "",
         "invite_qr": made.qr if made else "",
-        "members": group.memberships.filter(revoked_at__isnull=True).order_by("joined_at"),
+        "members": group.memberships.filter(revoked_at__isnull=True)
+        .select_related("player")
+        .order_by("joined_at"),
+        "players": group.players.order_by("name"),  # which member each is, the host may change
         "invites": [
             _open_invite(request, i)
             for i in group.invites.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
@@ -119,6 +132,28 @@ def member_remove(request: HtmxHttpRequest, group_id: int, membership_id: int) -
     membership = get_object_or_404(Membership, pk=membership_id, group=group)
     with contextlib.suppress(RuleError):  # the last host stays; the page shows the list as is
         access.membership_revoke(membership=membership, by=request.membership)
+    return redirect("members", group_id=group.pk)
+
+
+@require_POST
+def claim_reassign(request: HtmxHttpRequest, group_id: int, membership_id: int) -> HttpResponse:
+    """A host says which player a member is (or none), moving the claim from whoever held it:
+    audited, and the player's PromptPay number cleared for its new member to save."""
+    group = group_for(request, group_id, HOST)
+    to = get_object_or_404(Membership, pk=membership_id, group=group, revoked_at__isnull=True)
+    asked = request.POST.get("player", "")
+    step: tuple[Player, Membership | None] | None
+    if asked:  # an id as the addresses take one (converters.Id): a longer number finds nobody
+        known = re.fullmatch(Id.regex, asked) is not None
+        player = get_object_or_404(Player, pk=int(asked) if known else 0, group=group)
+        step = (player, to)
+    else:  # nobody: the player this member was is nobody's now
+        step = (to.player, None) if to.player is not None else None
+    if step is not None:
+        try:
+            payments.claim_reassign(player=step[0], to=step[1], by=request.membership)
+        except RuleError as e:
+            messages.warning(request, error_text(e))
     return redirect("members", group_id=group.pk)
 
 

@@ -32,6 +32,7 @@ GUARDED = {
     "member-is": ("post", VIEWER),
     "promptpay": ("post", VIEWER),
     "member-remove": ("post", HOST),
+    "claim-reassign": ("post", HOST),
     "invite-revoke": ("post", HOST),
     "owner-hand-over": ("post", HOST),
     "table": ("get", VIEWER),
@@ -150,6 +151,7 @@ def address(name: str, ids: dict) -> str:
         "member-is": {"group_id": ids["group_id"]},
         "promptpay": {"group_id": ids["group_id"]},
         "member-remove": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
+        "claim-reassign": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
         "owner-hand-over": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
         "invite-revoke": {"group_id": ids["group_id"], "invite_id": ids["invite_id"]},
         "event-add": {

@@ -12,7 +12,7 @@ from scorekeeper.services import games, sessions
 from tests.qr_read import scan
 from tests.views.conftest import member
 
-ID = "1-1111-11111-11-1"  # a published test id (dtinth/promptpay-qr)
+ID = "1-1111-11111-11-9"  # passes its check digit, as a typed id must
 MOBILE = "081-234-5678"
 
 
@@ -51,22 +51,34 @@ def test_a_number_promptpay_cannot_carry_is_refused_in_thai(client, table):
     assert Player.objects.get(group=table.group, name="Ann").promptpay == ""
 
 
+FIGURE = r'<figure class="qr" role="img" aria-label="[^"]+">(<svg.*?</svg>)'
+
+
 def test_every_transfer_to_a_player_with_promptpay_shows_a_qr_that_scans_to_the_amount(en, table):
     ann = say_i_am(en, table, "Ann")
     en.post(f"/g/{table.group_id}/promptpay", {"promptpay": ID})
     closed_night(table)
-    payer = Client(HTTP_ACCEPT_LANGUAGE="en")
-    member(payer, table.group, Membership.Role.PLAYER)
-    say_i_am(payer, table, "Bee")
-    body = payer.get(f"/s/{table.pk}/settle").content.decode()
-    figure = r'<figure class="qr" role="img" aria-label="[^"]+">(<svg.*?</svg>)'
-    scanned = sorted(scan(svg, "#fff") for svg in re.findall(figure, body, re.S))
+    own = en.get(f"/s/{table.pk}/settle").content.decode()  # her phone, a host's
+    scanned = sorted(scan(svg, "#fff") for svg in re.findall(FIGURE, own, re.S))
     ann.refresh_from_db()
     want = sorted(promptpay.payload(ann.promptpay, t.baht) for t in table.transfers.all())
     assert scanned == want and len(want) == 3  # each with its own amount
-    assert promptpay.masked(ID) in body and promptpay.formatted(ID) not in body  # not hers
-    own = en.get(f"/s/{table.pk}/settle").content.decode()
     assert promptpay.formatted(ID) in own  # her own number, whole
+
+
+def test_a_payer_gets_the_qr_of_their_own_transfer_and_the_others_an_id_masked(client, table):
+    say_i_am(client, table, "Ann")  # the host's phone is Ann
+    client.post(f"/g/{table.group_id}/promptpay", {"promptpay": ID})
+    closed_night(table)
+    payer = Client(HTTP_ACCEPT_LANGUAGE="en")
+    member(payer, table.group, Membership.Role.PLAYER)
+    bee = say_i_am(payer, table, "Bee")
+    body = payer.get(f"/s/{table.pk}/settle").content.decode()
+    scanned = [scan(svg, "#fff") for svg in re.findall(FIGURE, body, re.S)]
+    mine = table.transfers.get(payer=bee)
+    assert scanned == [promptpay.payload(promptpay.normalised(ID), mine.baht)]  # hers alone
+    assert body.count(promptpay.masked(ID)) == 2  # Cat's and Dan's transfers to Ann
+    assert body.count(promptpay.normalised(ID)) == 1  # her copy button, and nowhere else
 
 
 def test_the_share_text_masks_an_id_and_shows_a_mobile_only_if_its_owner_chose(en, table):

@@ -52,6 +52,7 @@ NOT_PAGES = {
     "set_language": "a POST that redirects",
     "logout": "a POST that redirects",
     "member-remove": "a POST that redirects to the members page",
+    "claim-reassign": "a POST that redirects to the members page (a refusal: its Thai reason)",
     "invite-revoke": "a POST that redirects to the members page",
     "transfer-paid": "a POST that redirects to the settle page",
     "debt-paid": "a POST that redirects to the settle page or the group page (a refusal: its Thai"
