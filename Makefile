@@ -44,7 +44,8 @@ run: sync
 # whitenoise (hashed names, compressed, cached for a year), migrations applied, granian serving:
 # WORKERS processes, each running the app on THREADS threads. A phone that sends its form slowly
 # holds a thread until the last byte: behind a proxy that buffers requests, use
-# WORKERS=<cores> THREADS=1 (README, "Serving it for real").
+# WORKERS=<cores> THREADS=1 (README, "Serving it for real"). The access log writes a path's
+# control characters out (scorekeeper/access_log.py): a crafted path cannot fake a line of it.
 PORT ?= 8000
 WORKERS ?= 3
 THREADS ?= 4
@@ -58,6 +59,7 @@ serve: sync
 	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py optimize_database
 	SCOREKEEPER_DEBUG=0 $(UV) run granian --interface wsgi --host 0.0.0.0 --port $(PORT) \
 	  --workers $(WORKERS) --blocking-threads $(THREADS) --respawn-failed-workers --access-log \
+	  --log-config scorekeeper/access_log.json \
 	  --http1-header-read-timeout 10000 \
 	  scorekeeper.wsgi:application
 
