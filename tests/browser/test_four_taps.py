@@ -97,7 +97,7 @@ def test_the_number_pad_leaves_save_in_view(page, live_server):
     save = page.locator(".sticky-actions button.primary")
     box = save.bounding_box()
     assert box is not None
-    assert 0 <= box["y"] and box["y"] + box["height"] <= 500, box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 500, box
     hit = page.evaluate(
         "([x, y]) => document.elementFromPoint(x, y)?.closest('.sticky-actions button.primary')"
         " !== null",
