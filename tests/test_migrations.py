@@ -1,9 +1,10 @@
 """Migrations that move data: what was stored before is still found after."""
 
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 BEFORE = [("scorekeeper", "0004_race_games")]
@@ -140,6 +141,57 @@ def test_closed_nights_are_restated_in_baht_and_their_payments_as_money_lines():
     assert lines[2].recorded_at == again.recorded_at and lines[0].session_id == eighth.pk
     # The points lines stay, in the night's history.
     assert apps.get_model("scorekeeper", "LedgerLine").objects.filter(transfer=paid.pk).count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_claim_a_player_is_kept_the_earliest_and_a_number_the_kept_member_did_not_save_goes():
+    apps = migrate([("scorekeeper", "0022_nets_reading")])
+    m = {name: apps.get_model("scorekeeper", name) for name in (
+        "Group", "Player", "Membership", "AuditEntry")}  # fmt: skip
+    group = m["Group"].objects.create(name="Saturday")
+    ann, bee, cat, dan = (
+        m["Player"].objects.create(group=group, name=n, key=n, promptpay="0812345678")
+        for n in ("Ann", "Bee", "Cat", "Dan")
+    )
+    t = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
+
+    def claim(player, minutes: int, role: str = "player", revoked: bool = False):
+        return m["Membership"].objects.create(
+            group=group, role=role, player=player, name=f"{player.name} {minutes}",
+            joined_at=t + timedelta(minutes=minutes), revoked_at=t if revoked else None,
+        )  # fmt: skip
+
+    def saved(player, member, minutes: int) -> None:
+        m["AuditEntry"].objects.create(
+            group=group, membership=member, action="promptpay-set",
+            detail={"player": player.name, "kind": "mobile"}, at=t + timedelta(minutes=minutes),
+        )  # fmt: skip
+
+    real_ann, impostor = claim(ann, 1), claim(ann, 5)  # the impostor saved Ann's number
+    saved(ann, impostor, 6)
+    real_bee, late_bee = claim(bee, 2), claim(bee, 7)  # Bee saved her own
+    saved(bee, real_bee, 3)
+    viewer_cat = claim(cat, 1, role="viewer")  # a viewer said they were Cat
+    saved(cat, viewer_cat, 2)
+    gone, dan_now = claim(dan, 0, revoked=True), claim(dan, 9)  # a removed member held Dan
+    saved(dan, dan_now, 10)
+
+    apps = migrate([("scorekeeper", "0023_one_claim_per_player")])
+    Membership, Player = (apps.get_model("scorekeeper", n) for n in ("Membership", "Player"))
+    holds = {x.pk: x.player_id for x in Membership.objects.all()}
+    assert holds == {
+        real_ann.pk: ann.pk, impostor.pk: None, real_bee.pk: bee.pk, late_bee.pk: None,
+        viewer_cat.pk: None, gone.pk: dan.pk, dan_now.pk: dan.pk,
+    }  # fmt: skip
+    numbers = {p.name: p.promptpay for p in Player.objects.all()}
+    assert numbers == {"Ann": "", "Bee": "0812345678", "Cat": "", "Dan": "0812345678"}
+    kept = Player.objects.get(pk=bee.pk)
+    assert (kept.promptpay_changed_at, kept.promptpay_changed_by) == (
+        t + timedelta(minutes=3),
+        "Bee 2",
+    )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Membership.objects.filter(pk=impostor.pk).update(player=ann.pk)
 
 
 @pytest.fixture(autouse=True)
