@@ -46,8 +46,8 @@ def normalised(target: str) -> str:
     """Return the target's digits as they are stored: a mobile number as 0xxxxxxxxx.
 
     Mobile: ten digits starting with 0 (+66 8x… is read as 08x…). National or tax id: 13
-    digits (its check digit is not checked: tax ids of companies and the published test
-    vectors do not all follow it). E-wallet id: 15 digits.
+    digits. E-wallet id: 15 digits. A number stored reads so whatever it is (the published test
+    vectors fail the id's check digit); one being typed is checked further by `typed`.
     """
     match = _TARGET.fullmatch(_SEPARATORS.sub("", target.translate(_READ)))
     if match is None:

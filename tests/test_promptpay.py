@@ -244,3 +244,48 @@ def test_every_payload_carries_its_target_and_amount_under_a_crc_that_checks(tar
     if amount is not None:
         assert Decimal(read["54"]) == amount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
         assert len(read["54"]) <= 13 and read["54"][-3] == "."
+
+
+@pytest.mark.parametrize(
+    ("target", "code"),
+    [
+        ("0000000000", "all-zero"),
+        ("000-000-0000", "all-zero"),
+        ("0000000000000", "all-zero"),
+        ("000000000000000", "all-zero"),
+        ("0212345678", "mobile"),  # a Bangkok landline's ten digits
+        ("0512345678", "mobile"),
+        ("0712345678", "mobile"),
+        ("1111111111111", "id-check"),  # the published test id: its check digit is 9
+        ("1234567890123", "id-check"),
+        ("12345", "target"),
+    ],
+)
+def test_a_typed_number_no_bank_pays_to_is_refused_with_its_reason(target, code):
+    with pytest.raises(PromptPayError) as refused:
+        promptpay.typed(target)
+    assert refused.value.code == code
+    if code != "target":  # stored so before the checks, it still pays
+        assert payload(target).startswith("000201")
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["0612345678", "0812345678", "0912345678", "+66 81 234 5678", "1111111111119",
+     "1-2345-67890-12-1", "3-1012-34567-89-3", "012345678901234"],
+)  # fmt: skip
+def test_a_typed_number_that_passes_is_its_digits(target):
+    assert promptpay.typed(target) == normalised(target)
+
+
+@given(st.text(alphabet="0123456789", min_size=12, max_size=12))
+def test_exactly_one_last_digit_makes_twelve_digits_an_id(first):
+    passing = [d for d in "0123456789" if _typed_or_none(first + d)]
+    assert passing == [str(promptpay.id_check_digit(first))]
+
+
+def _typed_or_none(target: str) -> str | None:
+    try:
+        return promptpay.typed(target)
+    except PromptPayError:
+        return None
