@@ -29,7 +29,7 @@ def night(session: Session) -> dict[str, Any]:
     board = scoreboard(session)
     if session.is_open:
         transfers = [
-            {**t, "paid": False, "carried": False}
+            {**t, "paid": False, "carried": False, "changed": None}
             for t in scoresheet.settle_now(
                 session,
                 {r.player.name: r.balance for r in board},
@@ -45,6 +45,8 @@ def night(session: Session) -> dict[str, Any]:
                 "baht": row["baht"],
                 "paid": row["paid"],
                 "carried": row["carried"],
+                # The payee's number changed since the close: everyone is told, here too.
+                "changed": pay.changed(row["transfer"].payee, row["transfer"].created_at),
             }
             for row in scoresheet.transfer_rows(session)
         ]

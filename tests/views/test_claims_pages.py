@@ -64,7 +64,7 @@ def test_a_player_another_member_holds_is_refused_in_thai_and_the_impostor_saves
     impostor, _ = phone(table, Membership.Role.PLAYER)
     answer = claim(impostor, table, "Ann")
     assert answer.status_code == 422
-    assert "Ann เป็นของสมาชิกคนอื่นในวงนี้แล้ว" in answer.content.decode()
+    assert "Ann เป็นของสมาชิกคนอื่นในก๊วนนี้แล้ว" in answer.content.decode()
     saved = impostor.post(f"/g/{table.group_id}/promptpay", {"promptpay": "0998887777"})
     assert saved.status_code == 422
     assert Player.objects.get(group=table.group, name="Ann").promptpay == DIGITS
@@ -76,7 +76,7 @@ def test_a_viewer_is_offered_no_claim_and_a_claim_sent_anyway_is_refused_in_thai
     assert f"/g/{table.group_id}/me" not in page and "นี่คือฉัน" not in page
     answer = claim(viewer, table, "Ann")
     assert answer.status_code == 422
-    assert "ผู้ชมดูวงอย่างเดียว" in answer.content.decode()
+    assert "ผู้ชมดูอย่างเดียว" in answer.content.decode()
     assert Membership.objects.get(pk=membership.pk).player_id is None
 
 
@@ -165,6 +165,8 @@ def test_a_number_changed_after_the_transfers_is_told_to_everyone_with_who_and_w
         page = anyone.get(url).content.decode()
         assert page.count("เลขพร้อมเพย์ถูกเปลี่ยนเมื่อ") == 3  # on each transfer to Ann
         assert "โดย Ann&#x27;s phone" in page or "โดย Ann's phone" in page
+    summary = client.get(f"/s/{table.pk}/summary").content.decode()  # the shared night too
+    assert summary.count("เลขพร้อมเพย์ถูกเปลี่ยนเมื่อ") == 3
 
 
 @pytest.mark.parametrize(
