@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.models import Game, Group, Membership, Session
@@ -185,6 +186,15 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Sessi
     page.locator('#transfers li:not(.paid) form:has(input[name="carry"]) button').first.click()
     expect(page.locator("#transfers")).to_contain_text("ติดไว้ก่อน ·")
     look("settle-carried")
+    # Every payee's id saved after the close, read by a member who is none of the players: each
+    # id masked, no QR code, and each transfer saying the number changed.
+    session.group.players.update(
+        promptpay="1111111111119", promptpay_changed_at=timezone.now(), promptpay_changed_by="ต้น"
+    )
+    Membership.objects.filter(pk=host.pk).update(role=Membership.Role.PLAYER)
+    look.visit(f"{table}settle", "settle-masked")
+    look.visit(f"/g/{session.group_id}/", "group-masked")
+    Membership.objects.filter(pk=host.pk).update(role=Membership.Role.HOST)
     look.visit(f"{table}summary", "summary")
     return session, host
 
