@@ -273,6 +273,14 @@ def error_text(error: RuleError) -> str:
         ),
         "too-many-tries": lambda: _("Too many codes were tried from this phone: wait ten minutes."),
         "invite-unknown": lambda: _("That invite is unknown or has expired."),
+        "invite-used": lambda: _(
+            "This invite lets one phone in, and another phone has just used it: ask the host for"
+            " a new one."
+        ),
+        "invite-removed": lambda: _(
+            "You were removed from this group after this invite was made: ask a host to invite"
+            " you again."
+        ),
         "key-reused": lambda: _("This form was already used: reload the page."),
         "session-closed": lambda: _("This night is closed."),
         "last-drawer": lambda: _("A stock-out game needs who drew the last card (rule 11)."),

@@ -100,9 +100,16 @@ def invite_create(
 
 @transaction.atomic
 def invite_revoke(*, invite: Invite, by: Membership) -> Invite:
-    """Withdraw an invite: its link and code let nobody in any more."""
+    """Withdraw an invite: its link and code let nobody in any more.
+
+    The group's row is locked first, as a join locks it before the invite: locking only the
+    invite, the withdrawal would wait at its commit for the group row (its audit entry's
+    foreign key, checked then) that a join holds while waiting for the invite, and neither
+    would go on.
+    """
     if by.group_id != invite.group_id or not by.can(Membership.Role.HOST):
         raise ServiceError("not-host", "only a host can withdraw an invite")
+    Group.objects.select_for_update().get(pk=invite.group_id)
     Invite.objects.filter(pk=invite.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
     audit(group=invite.group, actor=by, action="invite-revoke", detail={"code": invite.code})
     invite.refresh_from_db()

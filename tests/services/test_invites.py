@@ -5,12 +5,14 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
 
 from scorekeeper.models import Group, Invite, Membership
 from scorekeeper.services import access
 from scorekeeper.services.errors import ServiceError
+from tests.concurrency import race, refused
 
 HOST, PLAYER = Membership.Role.HOST, Membership.Role.PLAYER
 
@@ -49,8 +51,9 @@ def test_an_invite_lasts_a_day_unless_the_host_chooses_an_hour_to_a_week(group):
 def test_a_single_use_invite_lets_one_phone_in(group):
     invite = access.invite_create(group=group, role=PLAYER, by=owner_of(group), single_use=True)
     access.invite_join(device=phone(), code=invite.code, name="Bee")
-    with pytest.raises(ServiceError, match="unknown or has expired"):
+    with pytest.raises(ServiceError) as refused:
         access.invite_join(device=phone(), code=invite.code, name="Cat")
+    assert refused.value.code == "invite-used"
     assert group.memberships.count() == 2
 
 
@@ -153,3 +156,50 @@ def test_an_idempotency_key_counts_only_in_the_group_it_was_sent_for(db):
         for name in ("Saturday", "Sunday")
     ]  # fmt: skip
     assert opened[0].pk != opened[1].pk  # two groups, two nights: not a replay of the other
+
+
+def test_a_removed_member_comes_back_only_by_an_invite_made_after_the_removal(group):
+    ann = owner_of(group)
+    before = access.invite_create(group=group, role=HOST, by=ann)
+    bees_phone, bees_account = phone(), User.objects.create_user("bee", password="x" * 12)
+    bee = access.invite_join(device=bees_phone, user=bees_account, token=before.token, name="Bee")
+    access.membership_revoke(membership=bee, by=ann)
+    for way in ({"device": bees_phone}, {"device": phone(), "user": bees_account}):
+        with pytest.raises(ServiceError) as refused_:
+            access.invite_join(token=before.token, name="Bee", **way)  # her phone, her account
+        assert refused_.value.code == "invite-removed"
+    after = access.invite_create(group=group, role=PLAYER, by=ann)
+    back = access.invite_join(device=bees_phone, user=bees_account, code=after.code, name="Bee")
+    assert back.revoked_at is None and back.role == PLAYER
+    with pytest.raises(ServiceError) as refused_:  # nor does the old one make her a host again
+        access.invite_join(device=bees_phone, token=before.token)
+    assert refused_.value.code == "invite-removed"
+    assert access.invite_join(device=phone(), token=before.token, name="Cat").role == HOST
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="two connections at once")
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_on_one_single_use_invite_at_once_one_joins_the_other_is_told_why():
+    group = access.group_create(name="Saturday", device=phone(), host_name="Ann")
+    invite = access.invite_create(group=group, role=PLAYER, by=owner_of(group), single_use=True)
+    first, second = race(
+        lambda: access.invite_join(device=phone(), token=invite.token, name="Bee"),
+        lambda: access.invite_join(device=phone(), token=invite.token, name="Cat"),
+    )
+    assert isinstance(first, Membership) and refused(second, "invite-used")
+    assert group.memberships.count() == 2
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="two connections at once")
+@pytest.mark.django_db(transaction=True)
+def test_a_member_removed_as_they_join_again_waits_for_the_removal_and_is_refused():
+    group = access.group_create(name="Saturday", device=phone(), host_name="Ann")
+    invite = access.invite_create(group=group, role=PLAYER, by=owner_of(group))
+    bees_phone = phone()
+    bee = access.invite_join(device=bees_phone, token=invite.token, name="Bee")
+    removed, joined = race(
+        lambda: access.membership_revoke(membership=bee, by=owner_of(group)),
+        lambda: access.invite_join(device=bees_phone, token=invite.token, name="Bee"),
+    )
+    assert removed.revoked_at is not None and refused(joined, "invite-removed")
+    assert not group.memberships.filter(device=bees_phone, revoked_at__isnull=True).exists()

@@ -7,19 +7,16 @@ On PostgreSQL only: SQLite's write transactions begin IMMEDIATE, so there two wr
 at once in the first place.
 """
 
-import threading
-import time
-from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 
 from scorekeeper.models import Game, Membership, MoneyLine, Player, Session, Transfer
 from scorekeeper.services import access, costs, debts, games, sessions
-from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import session_audit
+from tests.concurrency import race, refused
 
 pytestmark = [
     pytest.mark.skipif(
@@ -31,76 +28,6 @@ pytestmark = [
 
 NAMES = ["Ann", "Bee", "Cat", "Dan"]
 RESULT = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 10, "Cat": 20, "Dan": 30}}
-WAIT = 10  # seconds: far longer than any of these writes takes; a hang fails the test instead
-
-
-def _waiting_for_a_lock() -> bool:
-    """Whether another connection to the test database is waiting for a row lock."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
-        )
-        return bool(cursor.fetchone()[0])
-
-
-def _attempt(write: Callable[[], Any]) -> Any:
-    try:
-        return write()
-    except ServiceError as refused:
-        return refused
-
-
-def race(first: Callable[[], Any], second: Callable[[], Any]) -> tuple[Any, Any]:
-    """Run `first` on one connection and hold its transaction open until `second`, on another,
-    waits for its locks (or is done without waiting); then commit it. Return what each returned,
-    or the ServiceError that refused it, and assert that `second` did wait."""
-    held, release = threading.Event(), threading.Event()
-    results: dict[str, Any] = {}
-
-    def run_first() -> None:
-        try:
-            with transaction.atomic():
-                results["first"] = _attempt(first)
-                held.set()
-                release.wait(WAIT)
-        except BaseException as error:  # noqa: BLE001 - reported below, in the test's thread
-            results["first"] = error
-        finally:
-            held.set()
-            connection.close()
-
-    def run_second() -> None:
-        held.wait(WAIT)
-        try:
-            results["second"] = _attempt(second)
-        except BaseException as error:  # noqa: BLE001 - reported below, in the test's thread
-            results["second"] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run_first), threading.Thread(target=run_second)]
-    for thread in threads:
-        thread.start()
-    held.wait(WAIT)
-    deadline, waited = time.monotonic() + WAIT, False
-    while threads[1].is_alive() and time.monotonic() < deadline:
-        if _waiting_for_a_lock():
-            waited = True
-            break
-        time.sleep(0.005)
-    release.set()
-    for thread in threads:
-        thread.join(WAIT)
-    for outcome in results.values():
-        if isinstance(outcome, BaseException) and not isinstance(outcome, ServiceError):
-            raise outcome
-    assert waited, f"the second write did not wait for the first: {results}"
-    return results["first"], results["second"]
-
-
-def refused(outcome: Any, code: str) -> bool:
-    return isinstance(outcome, ServiceError) and outcome.code == code
 
 
 def a_night() -> tuple[Membership, Session]:
@@ -130,7 +57,8 @@ def clean(*nights: Session) -> None:
         assert session_audit(night) == []
 
 
-def test_a_carry_taken_back_as_its_debt_is_marked_paid_waits_for_the_payment():
+def test_writes_on_one_carried_debt_at_once_go_one_after_the_other():
+    # A debt marked paid, then its carry taken back: refused, the debt is paid.
     host, night, transfers = closed()
     debt = debts.transfer_carry(transfer=transfers[0], actor=host)
     paid, undone = race(
@@ -138,34 +66,24 @@ def test_a_carry_taken_back_as_its_debt_is_marked_paid_waits_for_the_payment():
         lambda: debts.carry_undo(transfer=transfers[0], actor=host),
     )
     assert isinstance(paid, MoneyLine) and refused(undone, "debt-paid")
-    clean(night)
-
-
-def test_a_debt_marked_paid_as_its_carry_is_taken_back_waits_and_is_refused():
-    host, night, transfers = closed()
-    debt = debts.transfer_carry(transfer=transfers[0], actor=host)
+    # The carry taken back, then the debt marked paid: refused, there is no debt.
+    debt = debts.transfer_carry(transfer=transfers[1], actor=host)
     undone, paid = race(
-        lambda: debts.carry_undo(transfer=transfers[0], actor=host),
+        lambda: debts.carry_undo(transfer=transfers[1], actor=host),
         lambda: debts.debt_settle(debt=debt, actor=host),
     )
     assert isinstance(undone, MoneyLine) and refused(paid, "debt-taken-back")
-    clean(night)
-
-
-def test_a_debt_s_payment_taken_back_as_its_carry_is_taken_back_go_one_after_the_other():
-    host, night, transfers = closed()
-    debt = debts.transfer_carry(transfer=transfers[0], actor=host)
+    # The debt's payment taken back, then its carry: both, in that order.
+    debt = debts.transfer_carry(transfer=transfers[2], actor=host)
     debts.debt_settle(debt=debt, actor=host)
     unpaid, undone = race(
         lambda: debts.debt_settle_undo(debt=debt, actor=host),
-        lambda: debts.carry_undo(transfer=transfers[0], actor=host),
+        lambda: debts.carry_undo(transfer=transfers[2], actor=host),
     )
-    assert isinstance(unpaid, MoneyLine) and isinstance(undone, MoneyLine)  # both, in order
+    assert isinstance(unpaid, MoneyLine) and isinstance(undone, MoneyLine)
     assert not debts.owed(night.group).exists()
     clean(night)
-
-
-def test_two_phones_marking_one_debt_paid_at_once_pay_it_once():
+    # Two phones marking one debt paid, at a later night and between nights: paid once.
     host, night, transfers = closed()
     debt = debts.transfer_carry(transfer=transfers[0], actor=host)
     later = sessions.session_open(
@@ -226,7 +144,7 @@ def test_a_shared_cost_added_or_taken_back_as_the_night_closes_is_settled_or_ref
     clean(night)
 
 
-def test_a_result_taken_back_as_the_night_closes_leaves_a_night_that_adds_up():
+def test_a_result_taken_back_or_paid_at_the_table_as_the_night_closes_adds_up():
     host, night = a_night()
     game = a_game(night, host)
     undone, closing = race(
@@ -245,8 +163,6 @@ def test_a_result_taken_back_as_the_night_closes_leaves_a_night_that_adds_up():
     assert isinstance(closing, list) and refused(undone, "session-closed")
     clean(night)
 
-
-def test_a_game_paid_at_the_table_as_the_night_closes_or_its_result_is_taken_back_adds_up():
     host, night = a_night()
     game = a_game(night, host)
     handed, closing = race(
