@@ -374,6 +374,10 @@ def error_text(error: RuleError) -> str:
         "owner-host": lambda: _("Hand the group on to one of its hosts."),
         "last-host": lambda: _("A group keeps at least one host."),
         "too-many-groups": lambda: _("Too many new groups from here: wait an hour."),
+        "too-many-groups-account": lambda: _(
+            "Too many new groups from this account: wait an hour."
+        ),
+        "too-many-signups": lambda: _("Too many new accounts from here: wait an hour."),
     }
     text = texts.get(error.code)
     return text() if text else str(error)

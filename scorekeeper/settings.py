@@ -214,6 +214,8 @@ STORAGES = {
 TRUSTED_PROXIES = whole("SCOREKEEPER_TRUSTED_PROXIES", 0)
 # New groups one address may make in an hour without an account (a club's Wi-Fi is one address).
 GROUPS_AN_HOUR = whole("SCOREKEEPER_GROUPS_AN_HOUR", 30)
+# New accounts one address may sign up in an hour (a whole club signing up on its Wi-Fi fits).
+SIGNUPS_AN_HOUR = whole("SCOREKEEPER_SIGNUPS_AN_HOUR", 20)
 
 # Every 500 is written with its traceback to the server's log (standard error), in production too:
 # Django alone only mails it to ADMINS, which a table's server has none of.

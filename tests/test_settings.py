@@ -44,6 +44,7 @@ def test_debug_is_read_from_any_no(word):
         ("SCOREKEEPER_BEHIND_PROXY", "2"),
         ("SCOREKEEPER_TRUSTED_PROXIES", "one"),
         ("SCOREKEEPER_HSTS_SECONDS", "-5"),
+        ("SCOREKEEPER_SIGNUPS_AN_HOUR", "ten"),
     ],
 )
 def test_anything_else_is_refused_naming_the_variable(variable, value):

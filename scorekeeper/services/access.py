@@ -31,6 +31,7 @@ CODE_LENGTH = 8
 CODE_TRIES = 10  # per address ...
 CODE_WINDOW = timedelta(minutes=10)  # ... in this long
 GROUPS_WINDOW = timedelta(hours=1)  # settings.GROUPS_AN_HOUR new groups an address may make
+SIGNUPS_WINDOW = timedelta(hours=1)  # settings.SIGNUPS_AN_HOUR accounts an address may make
 INVITE_LIFE = timedelta(hours=24)  # unless the host chooses ...
 INVITE_SHORTEST, INVITE_LONGEST = timedelta(hours=1), timedelta(days=7)  # ... within these
 
@@ -122,11 +123,22 @@ def code_attempt(*, address: str) -> None:
            "too many codes tried: wait ten minutes")  # fmt: skip
 
 
-def group_create_attempt(*, address: str) -> None:
-    """Count one new group made from `address` by a phone without an account; refuse past the
-    limit (in its own commit)."""
+def group_create_attempt(*, address: str, account: int | None = None) -> None:
+    """Count one new group made from `address`, and by the signed-in `account` if any; refuse
+    past the limit of either (each counted in its own commit): signing in is no way round the
+    address's limit, nor a new address round the account's."""
     _limit(f"group-create:{address}", settings.GROUPS_AN_HOUR, GROUPS_WINDOW, "too-many-groups",
            "too many new groups from here: wait an hour")  # fmt: skip
+    if account is not None:
+        _limit(f"group-create-account:{account}", settings.GROUPS_AN_HOUR, GROUPS_WINDOW,
+               "too-many-groups-account",
+               "too many new groups from this account: wait an hour")  # fmt: skip
+
+
+def signup_attempt(*, address: str) -> None:
+    """Count one account signed up from `address`; refuse past the limit (in its own commit)."""
+    _limit(f"signup:{address}", settings.SIGNUPS_AN_HOUR, SIGNUPS_WINDOW, "too-many-signups",
+           "too many new accounts from here: wait an hour")  # fmt: skip
 
 
 def _limit(key: str, most: int, window: timedelta, code: str, message: str) -> None:

@@ -15,11 +15,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from scorekeeper.error_text import error_text
 from scorekeeper.forms_accounts import SignInForm, SignUpForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Membership
+from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access
-from scorekeeper.views.access import DEVICE_KEY, visitor_device
+from scorekeeper.views.access import DEVICE_KEY, client_address, visitor_device
 
 
 def axes_username(request: HtmxHttpRequest, credentials: dict[str, Any] | None = None) -> str:
@@ -84,6 +86,11 @@ class SignOut(LogoutView):
 @require_http_methods(["GET", "POST"])
 def signup(request: HtmxHttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            access.signup_attempt(address=client_address(request))
+        except RuleError as e:
+            form.add_error(None, error_text(e))
     if request.method == "POST" and form.is_valid():
         device = visitor_device(request)
         user = form.save()

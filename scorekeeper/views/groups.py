@@ -42,9 +42,10 @@ def _mine(request: HtmxHttpRequest) -> list[Group]:
 @require_POST
 def create(request: HtmxHttpRequest) -> HttpResponse:
     form = GroupForm(request.POST)
-    if form.is_valid() and not request.user.is_authenticated:
+    if form.is_valid():
+        account = request.user.pk if request.user.is_authenticated else None
         try:
-            access.group_create_attempt(address=client_address(request))
+            access.group_create_attempt(address=client_address(request), account=account)
         except RuleError as e:
             form.add_error(None, error_text(e))
     if not form.is_valid():
