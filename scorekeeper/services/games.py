@@ -323,7 +323,7 @@ def event_remove(
         )  # fmt: skip
     fine = row.document.get("type") == knock_dummy.EventType.FINE.value
     _refuse_unless(game, Game.Status.FINED if fine else Game.Status.IN_PLAY)
-    ledger.lines_reverse(session=session, lines=row.lines.filter(reverses__isnull=True))
+    ledger.lines_reverse(session=session, lines=row.lines.standing())
     row.removed_at = timezone.now()
     row.save(update_fields=["removed_at"])
     if fine:  # 83: the fine ended the game; without it, the game goes on
@@ -356,7 +356,7 @@ def game_paid_at_table(
         raise ServiceError("session-closed", "this night is closed")
     if game.status == Game.Status.VOIDED:
         raise ServiceError("game-voided", "game {n} was voided", field="game", n=game.number)
-    standing = game.lines.filter(reverses__isnull=True, reversed_by__isnull=True)
+    standing = game.lines.standing()
     if event_number is not None:
         standing = standing.filter(event__number=event_number)
     lines = list(standing)
@@ -437,7 +437,7 @@ def game_undo(
             "undo-not-yours", "only whoever saved game {n}, or a host, can take it back",
             n=game.number,
         )  # fmt: skip
-    after = game.lines.filter(event__isnull=True, reverses__isnull=True, reversed_by__isnull=True)
+    after = game.lines.standing().filter(event__isnull=True)
     ledger.lines_reverse(session=session, lines=after)
     outcome = game.outcome
     game.document = {k: v for k, v in game.document.items() if k not in OUTCOME_FIELDS}
@@ -567,8 +567,7 @@ def game_void(
     # Dated before its reversals: the ledger audit tells them from earlier ones (an event taken
     # back, a result undone), which it already reversed.
     game.voided_at = timezone.now()
-    standing = game.lines.filter(reverses__isnull=True, reversed_by__isnull=True)
-    ledger.lines_reverse(session=session, lines=standing)
+    ledger.lines_reverse(session=session, lines=game.lines.standing())
     game.status = Game.Status.VOIDED
     game.save(update_fields=["status", "voided_at"])
     audit(actor=actor, action="game-void", session=session, game=game, key=idempotency_key)
