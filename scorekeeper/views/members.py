@@ -19,7 +19,7 @@ from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import InviteForm, JoinForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Invite, Membership, Player
+from scorekeeper.models import Invite, Membership, Player, Session
 from scorekeeper.qr import qr_svg
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, payments
@@ -43,7 +43,13 @@ def _open_invite(request: HtmxHttpRequest, invite: Invite) -> OpenInvite:
 
 
 def _joined(request: HtmxHttpRequest, membership: Membership) -> HttpResponse:
+    """Take a phone that just joined to the night being played (the latest open one), where
+    the table is; to the group's page when no night is open."""
     request.session.cycle_key()  # joining changes who this browser is: rotate the session key
+    playing = Session.objects.open().filter(group_id=membership.group_id).order_by("-started_at")
+    night = playing.values_list("pk", flat=True).first()
+    if night is not None:
+        return redirect("table", session_id=night)
     return redirect("group", group_id=membership.group_id)
 
 

@@ -18,13 +18,13 @@ FOLLOWS_MS = 3_000  # a poll every 2 s, and the answer's way back
 
 
 def join(page: Page, base_url: str, session: Session, name: str) -> None:
-    """The second phone joins by the host's invite link, then opens the table."""
+    """The second phone joins by the host's invite link and lands on the night being played."""
     host = Membership.objects.get(group=session.group, role=Membership.Role.HOST)
     invite = access.invite_create(group=session.group, role=Membership.Role.PLAYER, by=host)
     page.goto(f"{base_url}/join/{invite.token}")
     page.fill('input[name="name"]', name)
     page.locator("main form button.primary").click()
-    page.goto(f"{base_url}/s/{session.pk}/")
+    page.wait_for_url(f"{base_url}/s/{session.pk}/")
 
 
 def polls(page: Page) -> list[str]:

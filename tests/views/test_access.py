@@ -31,6 +31,7 @@ GUARDED = {
     "members": ("post", HOST),
     "member-is": ("post", VIEWER),
     "promptpay": ("post", VIEWER),
+    "group-rules": ("post", HOST),
     "member-remove": ("post", HOST),
     "claim-reassign": ("post", HOST),
     "invite-revoke": ("post", HOST),
@@ -150,6 +151,7 @@ def address(name: str, ids: dict) -> str:
         "members": {"group_id": ids["group_id"]},
         "member-is": {"group_id": ids["group_id"]},
         "promptpay": {"group_id": ids["group_id"]},
+        "group-rules": {"group_id": ids["group_id"]},
         "member-remove": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
         "claim-reassign": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
         "owner-hand-over": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
@@ -254,6 +256,7 @@ def test_a_player_joins_with_the_code_read_out_at_the_table(en, table):
         "/join", {"code": invite.code.lower()[:4] + " " + invite.code.lower()[4:], "name": "Bee"}
     )
     assert response.status_code == 302
+    assert response.url == f"/s/{table.pk}/"  # straight to the night being played
     assert phone.session.session_key != before  # the session key is rotated on join
     assert phone.get(f"/s/{table.pk}/").status_code == 200
     assert Membership.objects.get(group=table.group, name="Bee").role == PLAYER
@@ -407,3 +410,12 @@ def test_a_viewer_is_not_offered_a_game_to_start_on_their_phone(night):
     viewer = Client()
     member(viewer, Game.objects.get(pk=night["game_id"]).session.group, VIEWER)
     assert viewer.get(address("offline-game", night)).status_code == 403
+
+
+def test_a_phone_joining_a_group_with_no_night_open_lands_on_the_group(en, table):
+    sessions.session_close(session=table)
+    host = Membership.objects.get(group=table.group)
+    invite = access.invite_create(group=table.group, role=PLAYER, by=host)
+    response = Client().post(f"/join/{invite.token}", {"name": "Bee"})
+    assert response.status_code == 302
+    assert response.url == f"/g/{table.group_id}/"
