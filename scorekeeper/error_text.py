@@ -230,6 +230,16 @@ def error_text(error: RuleError) -> str:
         "debt-not-paid": lambda: _("This debt is not marked paid."),
         "debt-night": lambda: _("That night belongs to another group."),
         "debt-taken-back": lambda: _("This debt was taken back: nothing is owed."),
+        "debt-in-tab": lambda: _(
+            "This debt was settled in the tab: a host takes the whole tab back, or pay its"
+            " transfers."
+        ),
+        "tab-host": lambda: _("Only a host settles the tab or takes it back."),
+        "tab-empty": lambda: _("Nothing is carried across nights: there is no tab to settle."),
+        "tab-taken-back": lambda: _("This tab was already taken back."),
+        "tab-paid": lambda: _(
+            "A transfer of this tab is marked paid: mark it unpaid first, then take the tab back."
+        ),
         "promptpay-not-yours": lambda: _("Only %(name)s can save where %(name)s is paid.") % p,
         "promptpay-target": lambda: _(
             "That is not a PromptPay number: give a mobile number (10 digits), a national or tax"
@@ -464,6 +474,22 @@ def _more_texts(p: dict[str, object]) -> dict[str, Callable[[], str]]:
             else _("Every player must be a player of this group.")
         ),
         "point-value": lambda: _("A point's value is 0 baht or more."),
+        "point-value-most": lambda: _("A point is worth at most %(n)s baht.") % p,
+        "stakes-most": lambda: _("A rate is at most %(n)s points.") % p,
+        "fee-most": lambda: _("A table fee is at most %(n)s baht.") % p,
+        "ledger-full": lambda: (
+            _(
+                "This would take the total of %(name)s past what the ledger holds (%(most)s"
+                " baht): nothing was recorded."
+            )
+            % p
+            if p.get("name")
+            else _(
+                "This would take the house's fees past what the ledger holds (%(most)s baht):"
+                " nothing was recorded."
+            )
+            % p
+        ),
         "not-scoresheet": lambda: _("This night is not a score sheet."),
         "player-name-long": lambda: _("A name has at most %(n)s letters.") % p,
         "position": lambda: _("There is no seat %(n)s.") % p,
@@ -477,7 +503,11 @@ def _more_texts(p: dict[str, object]) -> dict[str, Callable[[], str]]:
         "fee": lambda: _("A table fee is 0 baht or more, to the satang."),
         "cost-reason": lambda: _("Say what the cost was for."),
         "cost-reason-long": lambda: _("Say what the cost was for in at most %(n)s letters.") % p,
-        "cost-baht": lambda: _("A cost is more than 0 baht, to the satang."),
+        "cost-baht": lambda: (
+            _("A cost is more than 0 and at most %(n)s baht, to the satang.") % p
+            if "n" in p
+            else _("A cost is more than 0 baht, to the satang.")
+        ),
         "cost-among": lambda: _("Choose who shares the cost with the one who paid."),
         "cost-seated": lambda: _("Everyone who paid or shares a cost must be at this table."),
         "cost-removed": lambda: _("This cost was already taken back."),

@@ -5,16 +5,18 @@ from decimal import Decimal
 from typing import Any, cast
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.error_text import error_text
 from scorekeeper.models import Player, Session, Transfer
 from scorekeeper.names import cleaned
 from scorekeeper.numbers import AmountField, WholeNumberField
-from scorekeeper.rules.document import LARGEST
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.knock_dummy import KnockKind, Level
+from scorekeeper.rules.money import BAHT_MOST, POINT_VALUE_MOST, STAKE_MOST
 from scorekeeper.rules.names import Fault, fault
 from scorekeeper.rules.settle_up import STEPS as ROUNDING_STEPS
 from scorekeeper.services import payments, settle_up
@@ -70,6 +72,29 @@ class NameField(forms.CharField):
         return super().clean(name)
 
 
+def at_most(message: str, most: int | Decimal = 0) -> Any:
+    """The message of a field's bound (rules.money) in the visitor's language, read when shown."""
+    return lazy(lambda: gettext(message) % {"n": f"{most:,}"}, str)()
+
+
+# What a real table plays (rules.money): refused where it is typed, with the bound in Thai.
+STAKE: dict[str, Any] = {
+    "min_value": 1,
+    "max_value": STAKE_MOST,
+    "error_messages": {"max_value": at_most("A rate is at most %(n)s points.", STAKE_MOST)},
+    "required": False,
+}
+POINT_VALUE: dict[str, Any] = {
+    "min_value": Decimal(0),
+    "max_value": POINT_VALUE_MOST,
+    "max_digits": 12,
+    "decimal_places": 4,
+    "error_messages": {
+        "max_value": at_most("A point is worth at most %(n)s baht.", POINT_VALUE_MOST)
+    },
+}
+
+
 class GroupForm(forms.Form):
     name = NameField(label=_("Name of the group (ชื่อก๊วน)"), max_length=80)
     # The creator is a member like any other: the others know them by this name, not "host 1".
@@ -103,25 +128,20 @@ class SessionOpenForm(forms.Form):
         initial=Session.StakeLevel.SIAN,
         widget=forms.RadioSelect,
     )
-    less = WholeNumberField(label=_("Lose less"), min_value=1, max_value=LARGEST, required=False)
-    medium = WholeNumberField(
-        label=_("Lose medium"), min_value=1, max_value=LARGEST, required=False
-    )
-    more = WholeNumberField(label=_("Lose more"), min_value=1, max_value=LARGEST, required=False)
+    less = WholeNumberField(label=_("Lose less"), **STAKE)
+    medium = WholeNumberField(label=_("Lose medium"), **STAKE)
+    more = WholeNumberField(label=_("Lose more"), **STAKE)
     fine = WholeNumberField(
         label=_("Fine (ค่าปรับรอบวง)"),
         min_value=1,
-        max_value=LARGEST,
+        max_value=STAKE_MOST,
+        error_messages={
+            "max_value": at_most("The fine must be more than 0 and at most %(n)s.", STAKE_MOST)
+        },
         required=False,
         help_text=_("Leave empty to use the medium rate."),
     )
-    point_value = AmountField(
-        label=_("Baht per point"),
-        min_value=Decimal(0),
-        max_digits=12,
-        decimal_places=4,
-        initial=Decimal(1),
-    )
+    point_value = AmountField(label=_("Baht per point"), initial=Decimal(1), **POINT_VALUE)
     pays = forms.ChoiceField(
         label=_("When is the money handed over?"),
         choices=[
@@ -458,6 +478,8 @@ class SettleForm(forms.Form):
     fee = AmountField(
         label=_("Table fee (ต๋ง), baht"),
         min_value=Decimal(0),
+        max_value=BAHT_MOST,
+        error_messages={"max_value": at_most("A table fee is at most %(n)s baht.", BAHT_MOST)},
         max_digits=12,
         decimal_places=2,
         required=False,
@@ -511,6 +533,12 @@ class CostForm(forms.Form):
     baht = AmountField(
         label=_("How much, baht"),
         min_value=Decimal("0.01"),
+        max_value=BAHT_MOST,
+        error_messages={
+            "max_value": at_most(
+                "A cost is more than 0 and at most %(n)s baht, to the satang.", BAHT_MOST
+            )
+        },
         max_digits=9,
         decimal_places=2,
         widget=BAHT,

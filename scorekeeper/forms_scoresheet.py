@@ -11,7 +11,7 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.forms import NAME, NUMBER, NameField
+from scorekeeper.forms import NAME, NUMBER, POINT_VALUE, NameField
 from scorekeeper.names import cleaned
 from scorekeeper.numbers import AmountField, WholeNumberField
 from scorekeeper.rules.dummy_points import DECK_POINTS, PAGE_HOUSE, KnockKind, Penalty
@@ -202,11 +202,9 @@ class GongZhuOpenForm(ScoresheetOpenForm):
     )
     point_value = AmountField(
         label=_("Baht per point"),
-        min_value=Decimal(0),
-        max_digits=12,
-        decimal_places=4,
         initial=Decimal(1),
         help_text=_("0: for no money. Settled pairwise on the final totals."),
+        **POINT_VALUE,
     )
 
     def scoresheet_house(self) -> dict[str, Any]:

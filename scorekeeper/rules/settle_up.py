@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 from scorekeeper.rules import transfers
-from scorekeeper.rules.money import SATANG, baht
+from scorekeeper.rules.money import LEDGER_MOST, SATANG, baht, fits_ledger
 
 HOUSE = ""  # the house: a player needs a name, so no player is called this
 
@@ -102,6 +102,22 @@ def positions(
     for name, amount in nets(lines).items():
         held[name] = held.get(name, Decimal(0)) + amount
     return held
+
+
+def past_ledger(
+    points: Mapping[str, int], rate: Decimal, costs: Mapping[str, Decimal]
+) -> str | None:
+    """Return a party whose total the ledger could not hold, or None: their points in baht, their
+    shared costs, or both together past a transfer's 12 digits. Shared costs may take half of it,
+    so that games whose points stay within the other half need no look at the costs."""
+    for name, net in points.items():
+        if not fits_ledger(baht(net, rate)):
+            return name
+    for name, amount in costs.items():
+        if abs(amount) > LEDGER_MOST / 2:
+            return name
+    held = positions(points, rate, [], costs)
+    return next((name for name, amount in held.items() if not fits_ledger(amount)), None)
 
 
 def nets(lines: Iterable[Line]) -> dict[str, Decimal]:

@@ -10,13 +10,13 @@ from django.db import transaction
 from scorekeeper.models import Cost, Membership, MoneyLine, Player, Session
 from scorekeeper.names import cleaned
 from scorekeeper.rules import settle_up as rules
-from scorekeeper.services import once
+from scorekeeper.rules.money import BAHT_MOST
+from scorekeeper.services import once, settle_up
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.sessions import lock_open, money_reverse
 
 REASON_LENGTH = 60
-LARGEST_BAHT = Decimal("9999999.99")
 
 
 @transaction.atomic
@@ -42,8 +42,11 @@ def cost_add(
         raise ServiceError(
             "cost-reason-long", "a reason has at most {n} letters", field="reason", n=REASON_LENGTH
         )
-    if not Decimal(0) < baht <= LARGEST_BAHT or baht != baht.quantize(rules.SATANG):
-        raise ServiceError("cost-baht", "a cost is more than 0 baht, to the satang", field="baht")
+    if not Decimal(0) < baht <= BAHT_MOST or baht != baht.quantize(rules.SATANG):
+        raise ServiceError(
+            "cost-baht", "a cost is more than 0 and at most {n} baht, to the satang",
+            field="baht", n=f"{BAHT_MOST:,}",
+        )  # fmt: skip
     seated = set(session.standings.values_list("player_id", flat=True))
     shared = list({p.pk: p for p in among}.values())
     if not [p for p in shared if p.pk != paid_by.pk]:
@@ -72,6 +75,7 @@ def cost_add(
         )  # fmt: skip
         for s in shares
     )
+    settle_up.ledger_check(session)  # a total past what the ledger holds: all rolled back
     audit(
         actor=actor, action="cost-add", session=session, detail=_detail(cost), key=idempotency_key
     )

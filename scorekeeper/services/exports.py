@@ -34,7 +34,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.names import unique_key
 from scorekeeper.rules import names
-from scorekeeper.rules.money import baht
+from scorekeeper.rules.money import BAHT_MOST, POINT_VALUE_MOST, STAKE_MOST, baht
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import session_audit
 
@@ -497,6 +497,20 @@ def _name(raw: Any, where: str) -> str:
     return name
 
 
+def _bounded(session: Session, where: str) -> None:
+    """Refuse a night above what a real table plays, as the forms do (rules.money)."""
+    _at_most(session.point_value, POINT_VALUE_MOST, f"{where}.point_value")
+    _at_most(session.stake_more, STAKE_MOST, f"{where}.stakes.more")
+    _at_most(session.fine, STAKE_MOST, f"{where}.fine")
+    _at_most(session.fee, BAHT_MOST, f"{where}.fee")
+
+
+def _at_most[N: (int, Decimal)](value: N, most: N, where: str) -> N:
+    if value > most:
+        raise _malformed(where, f"is {value:,}, above what a real table plays (at most {most:,})")
+    return value
+
+
 def _valid[M: models.Model](row: M, where: str) -> M:
     """Check the row's own fields (lengths, choices, ranges) before the database sees it."""
     # Relations are checked by the database; JSON fields by type above ({} is a fine detail).
@@ -732,6 +746,7 @@ def _session_import(
         ),
         where,
     )
+    _bounded(session, where)
     session.save()
 
     seats = []
@@ -841,7 +856,7 @@ def _session_import(
                 Cost(
                     session=session,
                     reason=_get(cost, "reason", str, at),
-                    baht=_baht(cost, "baht", at),
+                    baht=_at_most(_baht(cost, "baht", at), BAHT_MOST, f"{at}.baht"),
                     paid_by=_player(cost, "paid_by", players, at),
                     among=[p.pk for p in among],
                     recorded_at=_when(cost, "recorded_at", at),

@@ -8,6 +8,7 @@ from django.db import connection
 
 from scorekeeper.models import Event, Game, LedgerLine, Membership, Session, Standing
 from scorekeeper.rules import knock_dummy
+from scorekeeper.services import settle_up
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +32,8 @@ def deltas(lines: Iterable[LedgerLine]) -> dict[int, Delta]:
 
 
 def standings_add(session: Session, deltas: Mapping[int, Delta]) -> None:
-    """Add each player's delta to their running totals, in one UPDATE however many players.
+    """Add each player's delta to their running totals, in one UPDATE however many players;
+    refuse totals past what the ledger holds.
 
     One of the app's two statements written as SQL: it runs with every line written, inside the
     write transaction, and the same UPDATE built from `Case`/`When`/`F()` expressions cost the ORM
@@ -54,8 +56,12 @@ def standings_add(session: Session, deltas: Mapping[int, Delta]) -> None:
         session.pk,
         *changed,
     ]
+    # RETURNING gives the totals just written, so the bound of what the ledger holds is checked
+    # with no statement more (settle_up.ledger_check).
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(f"{sql} RETURNING player_id, net", params)
+        nets = dict(cursor.fetchall())
+    settle_up.ledger_check(session, nets)
 
 
 def _apply(session: Session, lines: list[LedgerLine]) -> None:

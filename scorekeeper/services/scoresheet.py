@@ -29,7 +29,12 @@ from scorekeeper.rules.hand import ENGINES, hand_result
 from scorekeeper.services import ledger, once, settle_up
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.sessions import lock_open, next_game_number, player_create
+from scorekeeper.services.sessions import (
+    lock_open,
+    next_game_number,
+    player_create,
+    point_value_check,
+)
 
 DUMMY, GONG_ZHU = Session.Ruleset.DUMMY_POINTS, Session.Ruleset.GONG_ZHU
 RULESETS = (DUMMY, GONG_ZHU)
@@ -118,7 +123,7 @@ def hand_document(session: Session, players: Sequence[str], hand: dict[str, Any]
 # -- opening a session ---------------------------------------------------------------------------
 
 
-def _probe(ruleset: str, names: list[str], scoresheet: dict[str, Any]) -> None:
+def probe(ruleset: str, names: list[str], scoresheet: dict[str, Any]) -> None:
     """Have the engine read the settings with a deal any table could play: refuse bad ones."""
     hand: dict[str, Any]
     if ruleset == DUMMY:
@@ -169,15 +174,14 @@ def scoresheet_open(
         )
     if any(p.group_id != group.pk for p in seated):
         raise ServiceError("player-group", "every player must be a member", field="players")
-    if not isinstance(point_value, Decimal) or point_value < 0:
-        raise ServiceError("point-value", "a point's value is 0 baht or more", field="point_value")
+    point_value_check(point_value)
     if ruleset == DUMMY and point_value:
         raise ServiceError(
             "scoresheet-money", "classic Dummy keeps score only: it has no point value",
             field="point_value",
         )  # fmt: skip
     scoresheet = {"house": dict(house), "target": target}
-    _probe(ruleset, [p.name for p in seated], scoresheet)
+    probe(ruleset, [p.name for p in seated], scoresheet)
     if first_dealer is None:
         dealer: Player | None = seated[0]
     elif isinstance(first_dealer, Player):

@@ -19,8 +19,8 @@ from scorekeeper.models import (
 )
 from scorekeeper.names import cleaned
 from scorekeeper.rules import names
-from scorekeeper.rules.document import LARGEST
 from scorekeeper.rules.knock_dummy import RULES, SEATS, STAKE_LEVELS
+from scorekeeper.rules.money import POINT_VALUE_MOST, STAKE_MOST
 from scorekeeper.services import once, settle_up
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
@@ -120,9 +120,13 @@ def session_open(
         if stakes is None:
             raise ServiceError("stakes-missing", "give the three rates", field="stakes")
         less, medium, more = stakes
-        if min(stakes) <= 0 or max(stakes) > LARGEST or not less <= medium <= more:
+        if min(stakes) <= 0 or not less <= medium <= more:
             raise ServiceError(
                 "stakes-order", "rates must be above 0 and go less ≤ medium ≤ more", field="stakes"
+            )
+        if more > STAKE_MOST:  # what a real table plays: a night of it fits the ledger
+            raise ServiceError(
+                "stakes-most", "a rate is at most {n} points", field="stakes", n=f"{STAKE_MOST:,}"
             )
     elif stake_level in STAKE_LEVELS:
         rates = STAKE_LEVELS[stake_level]
@@ -130,12 +134,12 @@ def session_open(
     else:
         raise ServiceError("stake-level", "unknown stake level", field="stake_level")
     fine = medium if fine is None else fine
-    if not 0 < fine <= LARGEST:
+    if not 0 < fine <= STAKE_MOST:
         raise ServiceError(
-            "fine-positive", "the fine must be more than 0 and at most {n}", field="fine", n=LARGEST
-        )
-    if not isinstance(point_value, Decimal) or point_value < 0:
-        raise ServiceError("point-value", "a point's value is 0 baht or more", field="point_value")
+            "fine-positive", "the fine must be more than 0 and at most {n}", field="fine",
+            n=f"{STAKE_MOST:,}",
+        )  # fmt: skip
+    point_value_check(point_value)
     if first_dealer is None:
         dealer = seated[0]
     elif isinstance(first_dealer, Player):
@@ -164,6 +168,17 @@ def session_open(
     Standing.objects.bulk_create(Standing(session=session, player=p) for p in seated)
     audit(actor=actor, action="session-open", session=session, key=idempotency_key)
     return session
+
+
+def point_value_check(point_value: Decimal) -> None:
+    """Refuse a point value below 0 baht, or above what a real table plays."""
+    if not isinstance(point_value, Decimal) or point_value < 0:
+        raise ServiceError("point-value", "a point's value is 0 baht or more", field="point_value")
+    if point_value > POINT_VALUE_MOST:  # a night of the largest stakes at it fits the ledger
+        raise ServiceError(
+            "point-value-most", "a point is worth at most {n} baht", field="point_value",
+            n=f"{POINT_VALUE_MOST:,}",
+        )  # fmt: skip
 
 
 def next_game_number(session: Session) -> int:
@@ -371,7 +386,8 @@ def money_reverse(
     return MoneyLine.objects.create(
         group_id=line.group_id, session_id=session.pk if session else line.session_id,
         transfer_id=line.transfer_id,
-        carried_id=line.carried_id, cost_id=line.cost_id, payer_id=line.payee_id,
+        carried_id=line.carried_id, cost_id=line.cost_id, tab_id=line.tab_id,
+        tab_transfer_id=line.tab_transfer_id, payer_id=line.payee_id,
         payee_id=line.payer_id, baht=line.baht, item=line.item, reason=line.reason,
         reverses=line, by=by,
     )  # fmt: skip

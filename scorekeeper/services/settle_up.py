@@ -3,15 +3,24 @@ whom with its shared costs, table fee and rounding (rules.settle_up), and, at th
 the fee and rounding lines and the transfers. Both kinds of night for money use it: Knock Dummy
 and Gong Zhu."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.db.models import DecimalField, OuterRef, Subquery, Sum
 
-from scorekeeper.models import LedgerLine, Membership, MoneyLine, Player, Session, Transfer
+from scorekeeper.models import (
+    LedgerLine,
+    Membership,
+    MoneyLine,
+    Player,
+    Session,
+    Standing,
+    Transfer,
+)
 from scorekeeper.rules import settle_up as rules
+from scorekeeper.rules.money import BAHT_MOST, LEDGER_MOST, baht, fits_ledger
 from scorekeeper.services.errors import ServiceError
 
 
@@ -136,6 +145,10 @@ def check(choices: Choices, players: Sequence[Player]) -> None:
         raise ServiceError("fee-per", "a table fee is per game or per night", field="fee_per")
     if choices.fee < 0 or choices.fee != choices.fee.quantize(Decimal("0.01")):
         raise ServiceError("fee", "a table fee is 0 baht or more, to the satang", field="fee")
+    if choices.fee > BAHT_MOST:  # what a real table charges: a night of it fits the ledger
+        raise ServiceError(
+            "fee-most", "a table fee is at most {n} baht", field="fee", n=f"{BAHT_MOST:,}"
+        )
 
 
 def write(
@@ -148,6 +161,9 @@ def write(
     `session`, for the caller to save with its closing."""
     check(choices, night.players)
     settled = plan(night, choices)
+    for who, amount in [*settled.held.items(), *((t.payer, t.baht) for t in settled.payments)]:
+        if not fits_ledger(amount):  # a transfer holds 12 digits: the fee took a total past
+            raise _past_ledger(who)
     by_name = {p.name: p for p in night.players}
     MoneyLine.objects.bulk_create(
         MoneyLine(
@@ -176,6 +192,28 @@ def write(
         )  # fmt: skip
         for t in settled.payments
     )
+
+
+def ledger_check(session: Session, nets: Mapping[int, int] | None = None) -> None:
+    """Refuse a write that takes a player's total past what the ledger holds (rules.settle_up:
+    `past_ledger`), for the caller's transaction to roll back. `nets`: the running totals a
+    game or hand just changed, which spare reading the night while they are far from it."""
+    rate = session.point_value
+    if nets is not None and (
+        not rate or baht(max(map(abs, nets.values()), default=0), rate) <= LEDGER_MOST / 2
+    ):
+        return  # far from it: the costs may hold the other half
+    standings = Standing.objects.filter(session=session).values_list("player__name", "net")
+    who = rules.past_ledger(dict(standings), rate, rules.nets(_lines(session, MoneyLine.Item.COST)))
+    if who is not None:
+        raise _past_ledger(who)
+
+
+def _past_ledger(who: str) -> ServiceError:
+    return ServiceError(
+        "ledger-full", "this would take {name}'s total past what the ledger holds ({most} baht)",
+        name=who, most=f"{LEDGER_MOST:,}",
+    )  # fmt: skip
 
 
 def _lines(session: Session, *items: str) -> list[rules.Line]:

@@ -30,9 +30,10 @@ def play(table: Session, outcome: dict = KNOCK) -> None:
         ({"stake_level": "custom", "stakes": (300, 200, 100)}, "less ≤ medium ≤ more"),
         ({"stake_level": "custom", "stakes": (0, 200, 300)}, "above 0"),
         ({"fine": 0}, "fine must be more than 0"),
-        ({"fine": 10**10}, "at most 1000000000"),
-        ({"stake_level": "custom", "stakes": (1, 2, 10**10)}, "above 0"),
+        ({"fine": 100_001}, "at most 100,000"),
+        ({"stake_level": "custom", "stakes": (1, 2, 100_001)}, "at most 100,000 points"),
         ({"point_value": Decimal("-1")}, "0 baht or more"),
+        ({"point_value": Decimal("1000.0001")}, "at most 1,000 baht"),
     ],
     ids=[
         "three players",
@@ -41,9 +42,10 @@ def play(table: Session, outcome: dict = KNOCK) -> None:
         "rates out of order",
         "zero rate",
         "zero fine",
-        "a fine too large to store",
-        "a rate too large to store",
+        "a fine above a real table's",
+        "a rate above a real table's",
         "negative value",
+        "a point value above a real table's",
     ],
 )
 def test_opening_a_session_refuses_what_cannot_be(db, kwargs, message):

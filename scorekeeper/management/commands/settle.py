@@ -7,10 +7,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from scorekeeper.rules import dummy_points_document, gong_zhu_document
+from scorekeeper.rules.document import invalid
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.knock_dummy import settle
+from scorekeeper.rules.knock_dummy import Game, settle
 from scorekeeper.rules.knock_dummy_document import game_from_document, settlement_to_document
 from scorekeeper.rules.knock_dummy_formulas import handovers_to_document
+from scorekeeper.rules.money import STAKE_MOST
 
 BAD_INPUT = 2
 # The score sheets to a target answer with a hand's scores (docs/rules/other-games.md).
@@ -37,6 +39,7 @@ def settle_text(raw: bytes, *, formulas: bool = False) -> dict[str, Any]:
         if other_game is not None:
             return other_game(doc)
         game = game_from_document(doc)
+        _refuse_above_a_real_table(game)
         settlement = settle(game)
     except RuleError as e:
         return {"error": e.message}
@@ -44,6 +47,13 @@ def settle_text(raw: bytes, *, formulas: bool = False) -> dict[str, Any]:
     if formulas:
         result["handed_to_knocker"] = handovers_to_document(game, settlement)
     return result
+
+
+def _refuse_above_a_real_table(game: Game) -> None:
+    """Refuse stakes or a fine above what a real table plays (rules.money), as the forms do."""
+    for field, value in (("stakes.more", game.stakes.more), ("fine", game.fine)):
+        if value > STAKE_MOST:
+            raise invalid(field, f"must be at most {STAKE_MOST:,}")
 
 
 class Command(BaseCommand):
