@@ -21,7 +21,7 @@ from scorekeeper.models import (
     Transfer,
 )
 from scorekeeper.rules.money import BAHT_MOST, POINT_VALUE_MOST, STAKE_MOST
-from scorekeeper.services import access, costs, exports, games, sessions, settle_up
+from scorekeeper.services import access, costs, exports, games, scoresheet, sessions, settle_up
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import session_audit
 from tests.views.conftest import member
@@ -198,3 +198,37 @@ def test_a_night_stored_above_the_bounds_still_reads_and_exports(client, group):
     with pytest.raises(CommandError, match="problems in"):  # ... and never crashes on it
         call_command("ledger_audit", stdout=out)
     assert f"session {night.pk} (Saturday): " in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("point_value", "1000.0001"), ("fine", STAKE_MOST + 1), ("fee", "1000000.01")],
+    ids=["point value", "fine", "fee"],
+)
+def test_an_import_above_what_a_real_table_plays_is_refused_nothing_written(db, field, value):
+    with transaction.atomic():  # an export of another instance: this one stays empty
+        group = access.group_create(name="Saturday")
+        sessions.session_open(
+            group=group, players=list(SEATS.values()), stake_level="sian", point_value=Decimal(1)
+        )
+        data = exports.group_json(group=group)
+        transaction.set_rollback(True)
+    data["sessions"][0][field] = value
+    with pytest.raises(ServiceError) as refused:
+        exports.group_import(data=data)
+    assert refused.value.code == "import-malformed"
+    assert (
+        f"sessions[0].{field} is" in refused.value.message and "real table" in refused.value.message
+    )
+    assert not Group.objects.exists()
+
+
+def test_a_gong_zhu_sheet_for_money_is_bounded_at_a_thousand_baht_a_point(group):
+    sheet = {
+        "group": group, "ruleset": "gong-zhu", "players": list(SEATS.values()), "house": {},
+        "target": {"points": 300, "direction": "down"},
+    }  # fmt: skip
+    with pytest.raises(ServiceError) as refused:
+        scoresheet.scoresheet_open(**sheet, point_value=POINT_VALUE_MOST + Decimal("0.0001"))
+    assert refused.value.code == "point-value-most"
+    assert scoresheet.scoresheet_open(**sheet, point_value=POINT_VALUE_MOST).point_value == 1000
