@@ -445,11 +445,14 @@ class LedgerLineQuerySet(AppendOnlyQuerySet["LedgerLine"]):
         """
         lines = self.filter(session=session, game__isnull=False, reverses__isnull=True)
         if not booked:
-            by_void = Q(reversed_by__recorded_at__gte=models.F("game__voided_at"))
-            # Voids dated before their reversals, or undated: a void was then all that reversed.
-            as_voided = Q(game__status=Game.Status.VOIDED) & (
-                Q(game__voided_at__isnull=True) | by_void
+            # What a void reversed: the lines of events still standing, and those of the result
+            # saved last (reversed since it was saved; one undone was reversed before). Nothing
+            # else reversed a line before voids were dated, so this reads those nights too.
+            kept_event = Q(event__isnull=False, event__removed_at__isnull=True)
+            saved_result = Q(
+                event__isnull=True, reversed_by__recorded_at__gte=models.F("game__finished_at")
             )
+            as_voided = Q(game__status=Game.Status.VOIDED) & (kept_event | saved_result)
             lines = lines.filter(Q(reversed_by__isnull=True) | as_voided)
         lines = lines.exclude(item=LedgerLine.PAYMENT)  # paid at the table: still the game's net
         if games is not None:

@@ -172,12 +172,16 @@ def _game(game: Game, lines: list[LedgerLine], names: dict[int, str]) -> list[st
     if game.status == Game.Status.VOIDED:
         if any(reversed_ids[line.pk] != 1 for line in originals):
             return [f"{what} is voided but not every line of it is reversed once"]
-        # What stood when it was voided: the lines its void reversed, dated from the void on.
-        # (Before voids were dated first, a void was the only thing that reversed a line.)
-        voided_at = game.voided_at
-        by_void = {r.reverses_id for r in reversals if voided_at and r.recorded_at >= voided_at}
-        if by_void:
-            originals = [line for line in originals if line.pk in by_void]
+        # What stood when it was voided, as LedgerLine.objects.game_nets reads it: the lines of
+        # events still standing, and those of the result saved last (reversed since it was
+        # saved; a result undone was reversed before). A void may have reversed nothing.
+        reversed_at = {r.reverses_id: r.recorded_at for r in reversals}
+        saved = game.finished_at
+        originals = [
+            line for line in originals
+            if (line.event_id is not None and line.event_id not in removed)
+            or (line.event_id is None and saved is not None and reversed_at[line.pk] >= saved)
+        ]  # fmt: skip
     else:
         originals = [line for line in originals if not reversed_ids[line.pk]]
     # Lines handed over at the table: each payment mirrors a line of the game that stands.

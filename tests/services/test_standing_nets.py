@@ -89,6 +89,38 @@ def test_a_voided_game_reads_as_it_stood_when_voided_without_what_was_undone_bef
     assert counted == {}
 
 
+def test_a_game_voided_in_play_after_an_undo_reads_its_events_alone_and_audits_clean(table, host):
+    game = games.game_start(session=table)
+    games.event_add(game=game, event={"type": "head", "player": "Bee", "close": ["Dan"]})
+    games.game_finish(game=game, outcome=ANN_DARK)
+    games.game_undo(game=game, actor=host)
+    games.game_void(game=game)
+    bee, dan = player(table, "Bee").pk, player(table, "Dan").pk
+    assert reread(LedgerLine.objects.game_nets(table)[game.pk]) == {bee: 600, dan: -600}
+    assert session_audit(table) == []
+
+
+def test_a_void_that_reversed_nothing_after_an_undo_audits_clean(table, host):
+    game = games.game_start(session=table)
+    games.event_add(game=game, event={"type": "head", "player": "Bee", "close": ["Dan"]})
+    games.game_finish(game=game, outcome=ANN_DARK)
+    games.game_undo(game=game, actor=host)
+    games.event_remove(game=game, number=1, actor=host)
+    games.game_void(game=game)
+    assert not LedgerLine.objects.game_nets(table).get(game.pk)
+    assert session_audit(table) == []
+
+
+def test_a_void_dated_after_its_reversals_as_before_voids_were_dated_first_reads_the_same(table):
+    game = games.game_start(session=table)
+    games.game_finish(game=game, outcome=ANN_DARK)
+    games.game_void(game=game)
+    Game.objects.filter(pk=game.pk).update(voided_at=timezone.now())  # as a void was dated then
+    game.refresh_from_db()
+    assert reread(LedgerLine.objects.game_nets(table)[game.pk]) == engine_nets(game)
+    assert session_audit(table) == []
+
+
 def test_a_per_game_fee_after_an_undo_is_charged_to_the_standing_winner(table, host):
     undone_and_saved_again(table, host)
     sessions.session_close(session=table, choices=FEE)
