@@ -14,6 +14,9 @@ def baht(points: int, rate: Decimal) -> Decimal:
         raise TypeError("points are whole numbers")
     if not isinstance(rate, Decimal):
         raise TypeError("a rate is a Decimal, never a float")
+    amount = Decimal(points) * rate
+    if amount.adjusted() < 20:  # any total of a real table: the satang well within 28 digits
+        return amount.quantize(SATANG, rounding=ROUND_HALF_UP)
     return _WIDE.multiply(Decimal(points), rate).quantize(
         SATANG, rounding=ROUND_HALF_UP, context=_WIDE
     )
