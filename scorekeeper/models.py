@@ -27,6 +27,9 @@ class Group(models.Model):
     owner = models.ForeignKey(
         "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The group's own rules (กติกาประจำวง): the choices opening and closing a night start from,
+    # as services/group_rules.py writes and reads them. Empty: the forms' own defaults.
+    usual = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return self.name
@@ -575,6 +578,13 @@ class MoneyLine(AppendOnly):
     cost = models.ForeignKey(
         Cost, null=True, blank=True, on_delete=models.PROTECT, related_name="lines"
     )  # a cost: the shared cost it is a share of
+    # A settled tab's (Tab): the settle of a carry it replaces, or the payment of its transfer.
+    tab = models.ForeignKey(
+        "Tab", null=True, blank=True, on_delete=models.PROTECT, related_name="lines"
+    )
+    tab_transfer = models.ForeignKey(
+        "TabTransfer", null=True, blank=True, on_delete=models.PROTECT, related_name="money_lines"
+    )
     # None: the house (a table fee's payee; the payer of a reversal of a line paying it).
     payer = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -611,6 +621,59 @@ class MoneyLine(AppendOnly):
                 condition=~Q(payer=models.F("payee")), name="money_line_two_players"
             ),
         ]
+
+
+class TabQuerySet(AppendOnlyQuerySet["Tab"]):
+    def standing(self) -> "TabQuerySet":
+        """The settled tabs that count: none of their settles taken back."""
+        reversed_ = MoneyLine.objects.filter(tab=models.OuterRef("pk"), reverses__isnull=False)
+        return self.exclude(models.Exists(reversed_.filter(item=MoneyLine.Item.SETTLE)))
+
+
+class Tab(AppendOnly):
+    """A settled tab (เคลียร์ยอดค้าง): every debt carried across nights and still owed, netted
+    at a host's tap into the fewest transfers (`TabTransfer`), a record of the group's, not of a
+    night. Its money lines settle each carry it replaces; it is taken back by reversing them."""
+
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="tabs")
+    by = models.ForeignKey(
+        "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )  # the host who tapped
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    objects = TabQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("id",)
+
+
+class TabTransfer(models.Model):
+    """A transfer of a settled tab, in baht: paid (a money line, item `paid`) and received as a
+    night's transfer is."""
+
+    tab = models.ForeignKey(Tab, on_delete=models.PROTECT, related_name="transfers")
+    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )  # None: the house, when a table fee was carried
+    baht = models.DecimalField(max_digits=12, decimal_places=2)
+    received_by = models.ForeignKey(
+        "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    received_at = models.DateTimeField(null=True, blank=True)
+    # Not a column: set where the transfer is read to change it (services/tabs.py), the standing
+    # money line that pays it.
+    payment: "MoneyLine | None"
+
+    class Meta:
+        ordering = ("id",)
+        constraints: ClassVar = [
+            models.CheckConstraint(condition=Q(baht__gt=0), name="tab_transfer_baht_positive"),
+        ]
+
+    @property
+    def payee_name(self) -> str:
+        return payee_name(self.payee)
 
 
 class Standing(models.Model):
@@ -849,8 +912,14 @@ class AuditEntry(models.Model):
         "carry-undo": _("took back a carry to next time"),
         "debt-settle": _("marked a carried debt paid"),
         "debt-settle-undo": _("marked a carried debt unpaid"),
+        "tab-settle": _("settled the tab"),
+        "tab-undo": _("took back a settled tab"),
+        "tab-payment-record": _("marked a transfer of the tab paid"),
+        "tab-payment-receive": _("confirmed a transfer of the tab received"),
+        "tab-payment-undo": _("marked a transfer of the tab unpaid"),
         "cost-add": _("added a shared cost"),
         "cost-remove": _("took back a shared cost"),
+        "group-rules-set": _("changed the group's own rules"),
     }
 
     class Meta:

@@ -13,6 +13,7 @@ from scorekeeper.views import (
     scoresheet,
     share,
     table,
+    tabs,
 )
 
 register_converter(Id, "id")
@@ -38,6 +39,7 @@ urlpatterns = [
     path("g/<id:group_id>/members", members.members, name="members"),
     path("g/<id:group_id>/me", groups.me, name="member-is"),
     path("g/<id:group_id>/promptpay", groups.promptpay, name="promptpay"),
+    path("g/<id:group_id>/rules", groups.rules, name="group-rules"),
     path(
         "g/<id:group_id>/members/<id:membership_id>/remove",
         members.member_remove,
@@ -64,6 +66,13 @@ urlpatterns = [
     path("join", members.join, name="join"),
     path("join/<str:token>", members.join_link, name="join-link"),
     path("g/<id:group_id>/debts/<id:debt_id>/paid", groups.debt_paid, name="debt-paid"),
+    path("g/<id:group_id>/tab/settle", tabs.tab_settle, name="tab-settle"),
+    path("g/<id:group_id>/tabs/<id:tab_id>/undo", tabs.tab_undo, name="tab-undo"),
+    path(
+        "g/<id:group_id>/tab-transfers/<id:transfer_id>/paid",
+        tabs.tab_transfer_paid,
+        name="tab-transfer-paid",
+    ),
     path("s/<id:session_id>/", table.table, name="table"),
     path("s/<id:session_id>/games/start", table.game_start, name="game-start"),
     path("s/<id:session_id>/seats", table.seats, name="seats"),

@@ -136,6 +136,8 @@ def debt_settle_undo(*, debt: MoneyLine, actor: Membership | None = None) -> Mon
     paid = debt.settles.standing().first()
     if paid is None:
         raise ServiceError("debt-not-paid", "this debt is not marked paid", field="debt")
+    if paid.tab_id is not None:  # settled in a tab: the tab is taken back whole, or not at all
+        raise ServiceError("debt-in-tab", "this debt was settled in the tab", field="debt")
     reversal = money_reverse(paid, session=paid.session, by=actor)
     audit(
         actor=actor, action="debt-settle-undo", group=debt.group, session=paid.session,

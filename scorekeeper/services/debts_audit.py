@@ -4,7 +4,8 @@ carried across nights (issue 21, items 4 and 5), shared costs (item 2).
 A payment or a carry is its transfer's, in baht; a transfer is paid or carried, once at most,
 and a carried debt paid once at most; a settle pays its carry exactly; a shared cost's lines are
 its shares; a reversal mirrors the line it reverses. Checked from scratch, trusting nothing
-stored. (The fee and rounding lines are checked with the transfers, in ledger_audit.)
+stored. (The fee and rounding lines are checked with the transfers, in ledger_audit.) A settled
+tab, the group's and no night's, is checked on its own (`tab_audit`).
 """
 
 from collections import Counter
@@ -12,8 +13,9 @@ from typing import Any
 
 from django.db.models import Q
 
-from scorekeeper.models import Cost, MoneyLine, Session
-from scorekeeper.rules.settle_up import Line, shares
+from scorekeeper.models import Cost, MoneyLine, Session, Tab
+from scorekeeper.rules.settle_up import HOUSE, Line, shares
+from scorekeeper.rules.tab import Debt, nets
 
 
 def night_debts_audit(session: Session) -> list[str]:
@@ -122,3 +124,74 @@ def _fields(line: MoneyLine) -> tuple[Any, ...]:
 def _mirror(line: MoneyLine) -> tuple[Any, ...]:
     group, transfer, carried, payer, payee, *rest = _fields(line)
     return (group, transfer, carried, payee, payer, *rest)
+
+
+def tab_audit(tab: Tab) -> list[str]:
+    """Check a settled tab: its settles pay the carries it replaced, each exactly and once; its
+    transfers net exactly what those carries netted, per player; its payments are its
+    transfers'; taken back, it is taken back whole and none of its transfers stays paid."""
+    lines = list(MoneyLine.objects.filter(tab=tab).select_related("carried", "tab_transfer"))
+    transfers = list(tab.transfers.all())
+    by_id = {line.pk: line for line in lines}
+    reversed_ids = {line.reverses_id for line in lines if line.reverses_id is not None}
+    settles = [
+        line for line in lines if line.item == MoneyLine.Item.SETTLE and not line.reverses_id
+    ]
+    problems = []
+    for line in lines:
+        if line.group_id != tab.group_id or line.session_id is not None:
+            problems.append(f"money line {line.pk} of tab {tab.pk} is not the group's own")
+        if line.reverses_id is not None:
+            problems += _reversal(line, by_id.get(line.reverses_id))
+            original = by_id.get(line.reverses_id)
+            if original is not None and line.tab_transfer_id != original.tab_transfer_id:
+                problems.append(f"money line {line.pk} does not mirror money line {original.pk}")
+        elif line.item == MoneyLine.Item.SETTLE:
+            problems += _settle(line)
+            if line.tab_transfer_id is not None:
+                problems.append(f"money line {line.pk} of tab {tab.pk} settles a transfer")
+        elif line.item == MoneyLine.Item.PAID:
+            problems += _tab_payment(tab, line)
+        else:
+            problems.append(f"money line {line.pk} of tab {tab.pk} is a {line.item}")
+    if not settles:
+        problems.append(f"tab {tab.pk} replaces no carried debt")
+    taken_back = {line.pk in reversed_ids for line in settles}
+    if len(taken_back) > 1:
+        problems.append(f"tab {tab.pk} is taken back in part")
+    replaced = Counter(line.carried_id for line in settles)
+    problems += [f"tab {tab.pk} settles debt {pk} {n} times" for pk, n in replaced.items() if n > 1]
+    debts = [
+        Debt(_party(line.payer_id), _party(line.payee_id), line.baht)
+        for line in settles
+        if line.baht > 0
+    ]
+    planned = [Debt(_party(t.payer_id), _party(t.payee_id), t.baht) for t in transfers]
+    if any(t.baht <= 0 for t in transfers) or nets(debts) != nets(planned):
+        problems.append(f"tab {tab.pk}'s transfers do not net what its debts netted")
+    standing = [line for line in lines if line.reverses_id is None and line.pk not in reversed_ids]
+    paid = Counter(line.tab_transfer_id for line in standing if line.item == MoneyLine.Item.PAID)
+    problems += [f"tab transfer {pk} is marked paid {n} times" for pk, n in paid.items() if n > 1]
+    if taken_back == {True} and paid:
+        problems.append(f"tab {tab.pk} is taken back with a transfer paid")
+    problems += [
+        f"tab transfer {t.pk} is received unpaid"
+        for t in transfers
+        if t.received_at is not None and t.pk not in paid
+    ]
+    return problems
+
+
+def _tab_payment(tab: Tab, line: MoneyLine) -> list[str]:
+    """A payment of one of the tab's transfers: its payer, payee and baht."""
+    transfer = line.tab_transfer
+    if transfer is None or transfer.tab_id != tab.pk:
+        return [f"money line {line.pk} is the payment of no transfer of tab {tab.pk}"]
+    want = (transfer.payer_id, transfer.payee_id, transfer.baht, None, None)
+    if (line.payer_id, line.payee_id, line.baht, line.transfer_id, line.carried_id) != want:
+        return [f"money line {line.pk} is not the payment of tab transfer {transfer.pk}"]
+    return []
+
+
+def _party(player_id: int | None) -> str:
+    return HOUSE if player_id is None else str(player_id)

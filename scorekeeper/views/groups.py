@@ -6,6 +6,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -13,11 +14,14 @@ from scorekeeper import charts, stats
 from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import GroupForm, MeForm, PromptPayForm, SessionOpenForm
+from scorekeeper.forms_rules import open_initial, rules_forms, usual_from
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Group, MoneyLine
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import access, debts, payments, sessions
+from scorekeeper.services import access, debts, group_rules, payments, sessions
+from scorekeeper.views import tabs
 from scorekeeper.views.access import (
+    HOST,
     PLAYER,
     client_address,
     device_bind,
@@ -70,15 +74,24 @@ def _detail_context(request: HtmxHttpRequest, group: Group, **forms: Any) -> dic
     players = list(group.players.order_by("name"))
     me = next((p for p in players if p.pk == request.membership.player_id), None)
     initial = {"promptpay": me.promptpay, "promptpay_public": me.promptpay_public} if me else {}
+    owed = list(debts.owed(group))
     return {
         "group": group,
         "sessions": stats.group_sessions(group),
         "players": players,
-        "owed": debt_rows(debts.owed(group), request.membership),
+        "owed": debt_rows(owed, request.membership),
+        # The tab to settle, and the latest settled tabs with their transfers.
+        **tabs.context(group, owed, players, request.membership),
         "membership": request.membership,
         "me": me,
         "me_form": MeForm(players=[(p.pk, p.name) for p in players]),
         "promptpay_form": PromptPayForm(initial=initial),
+        # The group's own rules: a host's to change, so only a host is shown the form.
+        **(
+            rules_forms(None, players, group_rules.usual_of(group))
+            if request.membership.may_host
+            else {}
+        ),
         **forms,
     }
 
@@ -124,6 +137,27 @@ def promptpay(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 
 
 @require_POST
+def rules(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    """A host keeps the group's own rules: the usual choices a night opens and closes with."""
+    group = group_for(request, group_id, HOST)
+    players = list(group.players.order_by("name"))
+    forms = rules_forms(request.POST, players, group_rules.usual_of(group))
+    valid = [form.is_valid() for form in forms.values()]  # every part's errors, all at once
+    if all(valid):
+        try:
+            group_rules.group_rules_set(
+                group=group, usual=usual_from(forms), actor=request.membership
+            )
+        except RuleError as e:  # said beside the field it is about, or above the form
+            form = next((f for f in forms.values() if e.field in f.fields), forms["stakes_form"])
+            form.add_error(e.field if e.field in form.fields else None, error_text(e))
+        else:
+            return redirect(reverse("group", kwargs={"group_id": group.pk}) + "#rules")
+    context = _detail_context(request, group, rules_open=True, **forms)
+    return render(request, "groups/detail.html", context, status=422)
+
+
+@require_POST
 def debt_paid(request: HtmxHttpRequest, group_id: int, debt_id: int) -> HttpResponse:
     """A debt carried across nights is paid (`undo`: not after all), at the night whose page it
     was tapped on (`night`), else between nights (issue 21, item 4). Tapped twice, or on two
@@ -163,7 +197,8 @@ def player(request: HtmxHttpRequest, group_id: int, player_id: int) -> HttpRespo
 def session_open(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     """Open a session: four players in seat order, the first dealer, the stakes."""
     group = group_for(request, group_id, PLAYER)
-    form = SessionOpenForm(request.POST or None)
+    # The group's own rules are where the form starts (still changeable).
+    form = SessionOpenForm(request.POST or None, initial=open_initial(group_rules.usual_of(group)))
     if request.method == "POST" and form.is_valid():
         try:
             session = sessions.session_open(

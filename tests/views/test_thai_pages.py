@@ -23,6 +23,7 @@ from scorekeeper.models import Game, Group, Membership, Session, Transfer
 from scorekeeper.services import access, costs, debts, games, scoresheet, sessions, sharing
 from scorekeeper.services.settle_up import Choices
 from tests.scoresheet_nights import score_sheets
+from tests.views.test_group_rules import rules_data
 
 # Latin-script words that stay as they are in a Thai page, each for its reason.
 ALLOWED = {
@@ -68,6 +69,9 @@ NOT_PAGES = {
     "promptpay": "a POST that redirects to the group page (its Thai error is tested with it)",
     "cost-add": "a POST that redirects to the settle page (its Thai errors: test_costs.py)",
     "cost-remove": "a POST that redirects to the settle page",
+    "tab-settle": "a POST that redirects to the group page (its Thai refusal: test_tab_pages.py)",
+    "tab-undo": "a POST that redirects to the group page",
+    "tab-transfer-paid": "a POST that redirects to the group page",
 }
 
 
@@ -349,6 +353,10 @@ def posts(e: Evening) -> dict[str, list[tuple[str, dict[str, str]]]]:
         "game-correct": [(f"/s/{n}/games/{e.voided.pk}/correct", {"ending": "knock"})],
         "seats": [(f"/s/{n}/seats", {"seat_0": ""})],
         "settle": [(f"/s/{n}/settle", {"mode": "hub"})],
+        "group-rules": [  # the forms' errors, and the service's refusal beside its field
+            (f"/g/{g}/rules", {"kd-stake_level": "custom", "close-fee": "-1", "gz-direction": "ขึ"}),
+            (f"/g/{g}/rules", rules_data(**{"close-mode": "hub"})),
+        ],
         "scoresheet-hand-new": [
             (f"/s/{e.dummy.pk}/hands/new", {"knocker": NAMES[0], "table_0": "-3"}),
             (f"/s/{e.gong.pk}/hands/new", {}),

@@ -1,11 +1,13 @@
-"""`manage.py ledger_audit`: replay every session's ledger and re-settle every game."""
+"""`manage.py ledger_audit`: replay every session's ledger and re-settle every game; check every
+settled tab."""
 
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scorekeeper.models import Session
+from scorekeeper.models import Session, Tab
 from scorekeeper.rules.names import escaped
+from scorekeeper.services.debts_audit import tab_audit
 from scorekeeper.services.ledger_audit import session_audit
 
 
@@ -21,6 +23,10 @@ class Command(BaseCommand):
                 # A name is written out as it was recorded: a control character in it must not
                 # move the terminal or fake a line of this report.
                 self.stdout.write(escaped(f"session {session.pk} ({session.group}): {problem}"))
+        for tab in Tab.objects.select_related("group").order_by("pk"):
+            for problem in tab_audit(tab):
+                problems += 1
+                self.stdout.write(escaped(f"settled tab {tab.pk} ({tab.group}): {problem}"))
         if problems:
             raise CommandError(f"{problems} problems in {sessions.count()} sessions")
         self.stdout.write(f"ledger audit: {sessions.count()} sessions, no problem")

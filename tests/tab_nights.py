@@ -1,0 +1,41 @@
+"""Nights whose every transfer is carried to next time (ติดไว้ก่อน), so that debts run both ways
+between the same players: the tab the services, pages and browser tests settle."""
+
+from decimal import Decimal
+
+from scorekeeper.models import Group, Membership, MoneyLine, Session
+from scorekeeper.services import debts, games, sessions
+
+NAMES = ["Ann", "Bee", "Cat", "Dan"]
+
+
+def carried_night(
+    group: Group, knocker: str, point_value: str, actor: Membership | None = None
+) -> Session:
+    """A night of one game that `knocker` knocks, closed, every transfer carried to next time."""
+    night = sessions.session_open(
+        group=group, players=NAMES, stake_level="sian", point_value=Decimal(point_value),
+        actor=actor,
+    )  # fmt: skip
+    game = games.game_start(session=night, actor=actor)
+    losers = [name for name in NAMES if name != knocker]
+    games.game_finish(
+        game=game,
+        outcome={
+            "knock": {"player": knocker, "kind": "normal"},
+            "points": dict(zip(losers, (10, 20, 30), strict=True)),
+        },
+        actor=actor,
+    )
+    for transfer in sessions.session_close(session=night, actor=actor):
+        debts.transfer_carry(transfer=transfer, actor=actor)
+    return night
+
+
+def two_way_tab(group: Group, actor: Membership | None = None) -> list[MoneyLine]:
+    """Three nights carried, Ann, then Bee, then Ann knocking at different point values (one to
+    the satang): nine debts running both ways between the same players."""
+    carried_night(group, "Ann", "0.5", actor)
+    carried_night(group, "Bee", "0.3333", actor)
+    carried_night(group, "Ann", "0.25", actor)
+    return list(debts.owed(group))
