@@ -37,6 +37,7 @@ from scorekeeper import charts
 from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import SettleForm
+from scorekeeper.forms_rules import close_initial, sheet_initial
 from scorekeeper.forms_scoresheet import (
     KIND_LABELS,
     PENALTY_LABELS,
@@ -59,7 +60,7 @@ from scorekeeper.models import (
 from scorekeeper.rules.dummy_points import Penalty
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import Card
-from scorekeeper.services import debts, scoresheet, sessions, settle_up
+from scorekeeper.services import debts, group_rules, scoresheet, sessions, settle_up
 from scorekeeper.services.scoresheet import DUMMY, GONG_ZHU
 from scorekeeper.templatetags.score import baht_text, date_text
 from scorekeeper.views import costs, live, pay
@@ -309,7 +310,9 @@ def scoresheet_open(request: HtmxHttpRequest, group_id: int, ruleset: str) -> Ht
     group = group_for(request, group_id, PLAYER)
     if ruleset not in OPEN_FORMS:
         raise Http404("no such game")
-    form = OPEN_FORMS[ruleset](request.POST or None)
+    # The group's own rules are where the form starts (still changeable).
+    usual = group_rules.usual_of(group)
+    form = OPEN_FORMS[ruleset](request.POST or None, initial=sheet_initial(usual, ruleset))
     if request.method == "POST" and form.is_valid():
         try:
             session = scoresheet.scoresheet_open(
@@ -660,7 +663,9 @@ def settle(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         "error": error,
     }
     players = context["state"].players
-    context["form"] = form or SettleForm(players=[p.name for p in players])
+    # The group's own rules are where the close starts, their players only if at the table.
+    initial = close_initial(group_rules.usual_of(session.group), players)
+    context["form"] = form or SettleForm(players=[p.name for p in players], initial=initial)
     if context["money"]:  # debts carried from earlier nights, beside these (issue 21, item 4)
         context["debts"] = pay.debt_rows(debts.for_night(session), request.membership)
         context |= costs.context(session, players)  # and the night's baht lines (item 2)

@@ -22,10 +22,11 @@ from django_htmx.http import HttpResponseClientRedirect, push_url
 from scorekeeper import charts, stats
 from scorekeeper.error_text import error_text
 from scorekeeper.forms import EventForm, SeatForm, SettleForm, StartForm
+from scorekeeper.forms_rules import close_initial
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import AuditEntry, Event, Game, LedgerLine, Membership, Player, Session
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import debts, games, sessions
+from scorekeeper.services import debts, games, group_rules, sessions
 from scorekeeper.views import costs, live, pay, scoresheet
 from scorekeeper.views.access import HOST, PLAYER, VIEWER, game_for, session_for, transfer_for
 from scorekeeper.views.board import Row, scoreboard
@@ -347,7 +348,10 @@ def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     closing = request.method == "POST"  # closing the night is the host's
     session = session_for(request, session_id, HOST if closing else VIEWER, scoresheet=False)
     board = scoreboard(session)
-    form = SettleForm(request.POST or None, players=[row.player.name for row in board])
+    players = [row.player for row in board]
+    # The group's own rules are where the close starts, their players only if at the table.
+    initial = close_initial(group_rules.usual_of(session.group), players)
+    form = SettleForm(request.POST or None, players=[p.name for p in players], initial=initial)
     if closing and session.is_open and form.is_valid():
         choices = form.choices([row.player for row in board])
         try:

@@ -222,6 +222,9 @@ def test_every_screen_fits_a_thai_phone_reads_well_and_passes_axe(
         session, host = knock_dummy_night(look, base, f"วงดูจอ {scheme}")
         group = session.group
         look.visit(f"/g/{group.pk}/", "group-history")
+        page.locator("#rules summary").click()  # the group's own rules, its form opened
+        expect(page.locator('#rules input[name="kd-point_value"]')).to_be_visible()
+        look("group-rules")
         player = group.players.get(name=NOK)
         look.visit(f"/g/{group.pk}/players/{player.pk}", "player")
         for role in (Membership.Role.PLAYER, Membership.Role.VIEWER):
