@@ -13,10 +13,12 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from scorekeeper.models import Game, Membership, MoneyLine, Player, Session, Transfer
-from scorekeeper.services import access, costs, debts, games, sessions
+from scorekeeper.models import Game, Membership, MoneyLine, Player, Session, Tab, Transfer
+from scorekeeper.services import access, costs, debts, games, sessions, tabs
+from scorekeeper.services.debts_audit import tab_audit
 from scorekeeper.services.ledger_audit import session_audit
 from tests.concurrency import race, refused
+from tests.tab_nights import two_way_tab
 
 pytestmark = [
     pytest.mark.skipif(
@@ -180,3 +182,86 @@ def test_a_result_taken_back_or_paid_at_the_table_as_the_night_closes_adds_up():
     )
     assert handed and isinstance(undone, Game)  # the undo reverses the payments with the lines
     clean(night)
+
+
+def a_tab() -> tuple[Membership, list[MoneyLine]]:
+    """A host, Ann, whose group carried three nights' transfers: nine debts both ways."""
+    group = access.group_create(name="วงวันเสาร์", device=access.device_create(), host_name="Ann")
+    assert group.owner is not None
+    return group.owner, two_way_tab(group, group.owner)
+
+
+def tab_clean(host: Membership) -> None:
+    clean(*host.group.sessions.all())
+    for tab in Tab.objects.filter(group=host.group):
+        assert tab_audit(tab) == []
+
+
+def test_settling_the_tab_as_one_of_its_debts_is_paid_or_taken_back_settles_each_once():
+    # The tab settled, then one of its debts marked paid: refused, the tab settled it.
+    host, owed = a_tab()
+    settled, paid = race(
+        lambda: tabs.tab_settle(group=host.group, actor=host),
+        lambda: debts.debt_settle(debt=owed[4], actor=host),
+    )
+    assert isinstance(settled, Tab) and refused(paid, "debt-paid")
+    tab_clean(host)
+    # A debt marked paid, then the tab settled: the tab waits, and nets the other eight.
+    host, owed = a_tab()
+    paid, settled = race(
+        lambda: debts.debt_settle(debt=owed[4], actor=host),
+        lambda: tabs.tab_settle(group=host.group, actor=host),
+    )
+    assert isinstance(paid, MoneyLine) and isinstance(settled, Tab)
+    assert owed[4].pk not in {line.carried_id for line in settled.lines.all()}
+    assert settled.lines.count() == 8 and not debts.owed(host.group).exists()
+    tab_clean(host)
+
+
+def test_settling_the_tab_as_a_carry_is_taken_back_nets_only_what_is_still_carried():
+    host, owed = a_tab()
+    settled, undone = race(
+        lambda: tabs.tab_settle(group=host.group, actor=host),
+        lambda: debts.carry_undo(transfer=owed[0].transfer, actor=host),
+    )
+    assert isinstance(settled, Tab) and refused(undone, "debt-paid")
+    tab_clean(host)
+    host, owed = a_tab()
+    undone, settled = race(
+        lambda: debts.carry_undo(transfer=owed[0].transfer, actor=host),
+        lambda: tabs.tab_settle(group=host.group, actor=host),
+    )
+    assert isinstance(undone, MoneyLine) and isinstance(settled, Tab)
+    assert owed[0].pk not in {line.carried_id for line in settled.lines.all()}
+    assert settled.lines.count() == 8
+    tab_clean(host)
+    # Two hosts' phones settling at once: one tab.
+    host, owed = a_tab()
+    first, second = race(
+        lambda: tabs.tab_settle(group=host.group, actor=host),
+        lambda: tabs.tab_settle(group=host.group, actor=host),
+    )
+    assert isinstance(first, Tab) and refused(second, "tab-empty")
+    tab_clean(host)
+
+
+def test_taking_the_tab_back_as_one_of_its_transfers_is_paid_is_one_or_the_other():
+    host, owed = a_tab()
+    tab = tabs.tab_settle(group=host.group, actor=host)
+    transfer = tab.transfers.first()
+    undone, paid = race(
+        lambda: tabs.tab_undo(tab=tab, actor=host),
+        lambda: tabs.tab_payment_record(transfer=transfer, actor=host),
+    )
+    assert isinstance(undone, list) and refused(paid, "tab-taken-back")
+    assert list(debts.owed(host.group)) == owed
+    tab_clean(host)
+    tab = tabs.tab_settle(group=host.group, actor=host)
+    transfer = tab.transfers.first()
+    paid, undone = race(
+        lambda: tabs.tab_payment_record(transfer=transfer, actor=host),
+        lambda: tabs.tab_undo(tab=tab, actor=host),
+    )
+    assert isinstance(paid, MoneyLine) and refused(undone, "tab-paid")
+    assert not debts.owed(host.group).exists()
+    tab_clean(host)
