@@ -194,3 +194,13 @@ def test_a_players_page_after_an_undo_counts_the_standing_result_alone(en, table
     assert record.knocks == Counter()  # the dark knock was undone
     body = response.content.decode()
     assert f"{table.baht(against['Bee']):,.0f}".replace("-", "−") in body
+
+
+def test_an_event_taken_back_says_who_took_it_back_in_thai(client, table):
+    the_host(table)
+    game = games.game_start(session=table)
+    games.event_add(game=game, event={"type": "dummy-discard", "player": "Cat"})
+    client.post(reverse("event-remove", args=[table.pk, game.pk, 1]))
+    for page in ("table", "history"):
+        body = client.get(reverse(page, args=[table.pk])).content.decode()
+        assert "ถอนแล้ว โดย พี่หนึ่ง" in body, page
