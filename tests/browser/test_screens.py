@@ -121,6 +121,9 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Sessi
     page.goto(base_url + table)
     support.record_event(page, {"type": "head", "player": MAEW, "close": [NOO]})
     support.record_event(page, {"type": "dummy-discard", "player": NOK})
+    support.record_event(page, {"type": "full-discard", "player": NOO})
+    page.locator('form[action$="/events/3/remove"] button').click()  # struck through, and who
+    expect(page.locator("ul.played li.reversal del")).to_have_count(1)
     look("table-play")
 
     support.open_finish(page)
