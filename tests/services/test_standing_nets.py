@@ -184,21 +184,23 @@ def test_a_night_closed_by_every_line_as_booked_keeps_its_fee_lines_and_audits_c
     assert "the fee and rounding lines differ from a fresh settle-up" in session_audit(night)
 
 
-def exported(make) -> dict:
-    """The export of what `make` plays, in a transaction rolled back: the database stays empty."""
+def exported_night(*, closed: bool) -> dict:
+    """The export of a night whose result was undone and saved again, closed by every line as
+    booked or left open, made in a transaction rolled back: the database stays empty."""
     with transaction.atomic():
-        data = exports.group_json(group=make().group)
+        table = make_session()
+        host = Membership.objects.create(group=table.group, role=Membership.Role.HOST)
+        if closed:
+            booked_night(host, table)
+        else:
+            undone_and_saved_again(table, host)
+        data = exports.group_json(group=table.group)
         transaction.set_rollback(True)
     return data
 
 
 def test_a_booked_night_exports_its_reading_and_imports_back_unchanged_and_clean(db):
-    def play() -> Session:
-        table = make_session()
-        host = Membership.objects.create(group=table.group, role=Membership.Role.HOST)
-        return booked_night(host, table)
-
-    data = exported(play)
+    data = exported_night(closed=True)
     assert data["sessions"][0]["nets_reading"] == "booked"
     group = exports.group_import(data=data)
     night = group.sessions.get()
@@ -211,28 +213,15 @@ def test_a_booked_night_exports_its_reading_and_imports_back_unchanged_and_clean
 
 
 def test_an_export_made_before_the_reading_was_kept_imports_closed_nights_as_booked(db):
-    def play() -> Session:
-        table = make_session()
-        host = Membership.objects.create(group=table.group, role=Membership.Role.HOST)
-        return booked_night(host, table)
-
-    data = exported(play)
-    for raw in data["sessions"]:
-        del raw["nets_reading"]
-    group = exports.group_import(data=data)
-    night = group.sessions.get()
+    data = exported_night(closed=True)
+    del data["sessions"][0]["nets_reading"]
+    night = exports.group_import(data=data).sessions.get()
     assert night.nets_reading == Session.NetsReading.BOOKED
     assert session_audit(night) == []
 
 
 def test_an_open_night_of_an_export_without_the_reading_imports_as_standing(db):
-    def play() -> Session:
-        table = make_session()
-        host = Membership.objects.create(group=table.group, role=Membership.Role.HOST)
-        undone_and_saved_again(table, host)
-        return table
-
-    data = exported(play)
+    data = exported_night(closed=False)
     del data["sessions"][0]["nets_reading"]
     night = exports.group_import(data=data).sessions.get()
     assert night.nets_reading == Session.NetsReading.STANDING

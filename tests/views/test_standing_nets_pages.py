@@ -9,6 +9,8 @@ from decimal import Decimal
 from django.urls import reverse
 
 from scorekeeper.models import Game, Membership, Player, Session
+from scorekeeper.rules.knock_dummy import settle_events
+from scorekeeper.rules.knock_dummy_document import game_from_document
 from scorekeeper.services import games, sessions
 from scorekeeper.services.settle_up import Choices
 
@@ -60,9 +62,6 @@ def engine_row(game: Game, names: list[str]) -> list[int]:
     seat = dict(zip(game.document["players"], game.seating, strict=True))
     name_of = {p.pk: p.name for p in Player.objects.filter(pk__in=game.seating)}
     if game.status == Game.Status.IN_PLAY:
-        from scorekeeper.rules.knock_dummy import settle_events
-        from scorekeeper.rules.knock_dummy_document import game_from_document
-
         net: Counter[str] = Counter()
         for line in settle_events(game_from_document(game.settle_document())):
             net[line.payer] -= line.amount
@@ -155,32 +154,33 @@ def test_the_history_page_runs_by_the_standing_games_and_strikes_an_event_taken_
     assert "taken back by พี่หนึ่ง" in listed.group(2)
 
 
-def test_a_per_game_fee_after_an_undo_is_shown_charged_to_the_standing_winner(en, table):
+def undone_saved_again_and_closed(en, table: Session, choices: Choices) -> Game:
+    """Game 1: Ann's dark knock saved, undone from the host's phone, saved as Bee's normal knock;
+    then the night closed."""
     the_host(table)
     game = games.game_start(session=table)
     games.game_finish(game=game, outcome=ANN_DARK)
     en.post(reverse("game-undo", args=[table.pk, game.pk]))
     games.game_finish(game=game, outcome=BEE_NORMAL)
-    sessions.session_close(session=table, choices=Choices(fee=Decimal(20)))
+    sessions.session_close(session=table, choices=choices)
+    return Game.objects.get(pk=game.pk)
+
+
+def test_a_per_game_fee_after_an_undo_is_shown_charged_to_the_standing_winner(en, table):
+    undone_saved_again_and_closed(en, table, Choices(fee=Decimal(20)))
     body = en.get(reverse("history", args=[table.pk])).content.decode()
     fees = re.findall(r"<li class=\"\">(\w+) → the house <strong>20 ฿</strong>", body)
     assert fees == ["Bee"]
 
 
 def test_a_players_page_after_an_undo_counts_the_standing_result_alone(en, table):
-    the_host(table)
-    game = games.game_start(session=table)
-    games.game_finish(game=game, outcome=ANN_DARK)
-    en.post(reverse("game-undo", args=[table.pk, game.pk]))
-    games.game_finish(game=game, outcome=BEE_NORMAL)
-    sessions.session_close(session=table)
+    game = undone_saved_again_and_closed(en, table, Choices())
     ann = Player.objects.get(group=table.group, name="Ann")
     response = en.get(reverse("player", args=[table.group.pk, ann.pk]))
     record = response.context["record"]
     names = ["Bee", "Cat", "Dan"]
     # Against each other player, in baht at half a baht a point: the engine's lines of the
     # result that stands, and nothing of the one undone.
-    game.refresh_from_db()
     _, settlement = game.settled()
     against = Counter()
     for line in settlement.lines:
