@@ -457,6 +457,9 @@ def _more_texts(p: dict[str, object]) -> dict[str, Callable[[], str]]:
         "import-audit": lambda: (
             _("Night %(n)s of the export does not add up.") % {"n": int(str(p["at"])) + 1}
         ),
+        "import-tab-audit": lambda: (
+            _("Settled tab %(n)s of the export does not add up.") % {"n": int(str(p["at"])) + 1}
+        ),
         "dealer": lambda: (
             _("%(name)s is not seated.") % p if named else _("The dealer must be at the table.")
         ),

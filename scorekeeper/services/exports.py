@@ -30,18 +30,22 @@ from scorekeeper.models import (
     Seat,
     Session,
     Standing,
+    Tab,
+    TabTransfer,
     Transfer,
 )
 from scorekeeper.names import unique_key
 from scorekeeper.rules import names
 from scorekeeper.rules.money import BAHT_MOST, POINT_VALUE_MOST, STAKE_MOST, baht
+from scorekeeper.services.debts_audit import tab_audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import session_audit
 
 FORMAT = "scorekeeper-group"
-VERSION = 3  # 2: a session's score-sheet settings under "scoresheet" (1: "race"), and a game's
+VERSION = 4  # 2: a session's score-sheet settings under "scoresheet" (1: "race"), and a game's
 # events in its "events" only (1 repeated them in its document); 3: the settle-up in baht, a
-# transfer's "baht" (2: its points, "amount") and its payment a money line (2: a points line)
+# transfer's "baht" (2: its points, "amount") and its payment a money line (2: a points line);
+# 4: settled tabs under "tabs", and a money line's "tab" and "tab_transfer" (3 has neither)
 
 CSV_HEADER = (
     "line",
@@ -284,6 +288,11 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
     if not whole_group:
         money = [m for m in money if m.session_id in session_at and m.item != MoneyLine.Item.SETTLE]
     money_at = {m.pk: i for i, m in enumerate(money)}
+    # Settled tabs are the group's, of no night: a session's export has none.
+    tabs = list(Tab.objects.filter(group=group).order_by("pk")) if whole_group else []
+    tab_at = {tab.pk: i for i, tab in enumerate(tabs)}
+    tab_transfers = list(TabTransfer.objects.filter(tab__in=tabs).order_by("pk"))
+    tab_transfer_at = _positions(tab_transfers, lambda t: t.tab_id)
 
     audit = AuditEntry.objects.filter(group=group).order_by("pk")
     if not whole_group:
@@ -304,6 +313,25 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
             for m in members
         ],
         "sessions": exported,
+        "tabs": [
+            {
+                "by": member_at[tab.by_id] if tab.by_id else None,
+                "recorded_at": _at(tab.recorded_at),
+                "transfers": [
+                    {
+                        "payer": name[t.payer_id],
+                        "payee": name[t.payee_id] if t.payee_id else None,  # None: the house
+                        "baht": str(t.baht),
+                        "unit": MoneyLine.UNIT,
+                        "received_by": member_at[t.received_by_id] if t.received_by_id else None,
+                        "received_at": _at(t.received_at),
+                    }
+                    for t in tab_transfers
+                    if t.tab_id == tab.pk
+                ],
+            }
+            for tab in tabs
+        ],
         "lines": [
             {
                 "session": session_at[line.session_id],
@@ -328,6 +356,8 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
                 "transfer": transfer_at[m.transfer_id] if m.transfer_id else None,
                 "carried": money_at[m.carried_id] if m.carried_id else None,
                 "cost": cost_at[m.cost_id] if m.cost_id else None,
+                "tab": tab_at[m.tab_id] if m.tab_id else None,
+                "tab_transfer": tab_transfer_at[m.tab_transfer_id] if m.tab_transfer_id else None,
                 "payer": name[m.payer_id] if m.payer_id else None,  # None: the house
                 "payee": name[m.payee_id] if m.payee_id else None,
                 "baht": str(m.baht),
@@ -382,7 +412,7 @@ def group_import(*, data: dict[str, Any]) -> Group:
         )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ServiceError("import-format", "this is not a Scorekeeper group export", field="data")
-    if data.get("version") not in (1, 2, VERSION):
+    if data.get("version") not in (1, 2, 3, VERSION):
         raise ServiceError(
             "import-version",
             "unknown export version {version!r}: this Scorekeeper reads versions 1 to {known}",
@@ -391,7 +421,7 @@ def group_import(*, data: dict[str, Any]) -> Group:
             known=VERSION,
         )
     try:
-        group, sessions = _import(_upgraded(data))
+        group, sessions, tabs = _import(_upgraded(data))
     except ServiceError:
         raise
     except (IntegrityError, DataError) as error:  # what the database's own constraints refuse
@@ -410,6 +440,16 @@ def group_import(*, data: dict[str, Any]) -> Group:
                 field="data",
                 at=at,
                 problem=problems[0],  # the first reason: what comes after may follow from it
+            )
+    for at, tab in enumerate(tabs):
+        problems = tab_audit(tab)
+        if problems:
+            raise ServiceError(
+                "import-tab-audit",
+                "tabs[{at}] does not add up: {problem}",
+                field="data",
+                at=at,
+                problem=problems[0],
             )
     return group
 
@@ -528,7 +568,7 @@ def _valid[M: models.Model](row: M, where: str) -> M:
     return row
 
 
-def _import(data: dict[str, Any]) -> tuple[Group, list[Session]]:
+def _import(data: dict[str, Any]) -> tuple[Group, list[Session], list[Tab]]:
     raw_group = _get(data, "group", dict, "")
     group = _valid(
         Group(
@@ -585,9 +625,11 @@ def _import(data: dict[str, Any]) -> tuple[Group, list[Session]]:
         costs.append(its_costs)
 
     _lines_import(_list(data, "lines", ""), players, sessions, games, events, transfers)
+    # An export made before tabs could be settled (version 3) has none.
+    tabs = _tabs_import(_list(data, "tabs", "") if "tabs" in data else [], group, players, members)
     # An export made before debts could be carried has none.
     money = _list(data, "money_lines", "") if "money_lines" in data else []
-    _money_import(money, group, players, sessions, transfers, costs)
+    _money_import(money, group, players, sessions, transfers, costs, tabs)
 
     entries = []
     for i, raw in enumerate(_list(data, "audit", "")):
@@ -614,7 +656,7 @@ def _import(data: dict[str, Any]) -> tuple[Group, list[Session]]:
             )
         )
     AuditEntry.objects.bulk_create(entries)
-    return group, sessions
+    return group, sessions, [tab for tab, _ in tabs]
 
 
 def _document_without_events(raw_game: Any, at: str) -> dict[str, Any]:
@@ -636,6 +678,8 @@ def _upgraded(data: dict[str, Any]) -> dict[str, Any]:
     score-sheet settings "race"; before version 3 a transfer was in points and paid by a points
     line, now it is in baht (at its night's point value, as migration 0019 restates it) and paid
     by a money line, which is added beside the points line that stays in the night's history."""
+    if data["version"] == 3:  # today's shape, without settled tabs
+        return {**data, "version": VERSION}
     if data["version"] == VERSION or not isinstance(data.get("sessions"), list):
         return data
     sessions = [
@@ -875,6 +919,7 @@ def _money_import(
     sessions: list[Session],
     transfers: list[list[Transfer]],
     costs: list[list[Cost]],
+    tabs: list[tuple[Tab, list[TabTransfer]]],
 ) -> None:
     """Insert the money ledger in its original order: a settle or a reversal names a line
     before it, so each is inserted before the next is read."""
@@ -895,6 +940,12 @@ def _money_import(
             cost = _ref(raw, "cost", costs[session_at], where)
         if _get(raw, "unit", str, where) != MoneyLine.UNIT:
             raise _malformed(f"{where}.unit", f"must be {MoneyLine.UNIT!r}")
+        tab, tab_transfer = None, None
+        if raw.get("tab") is not None:
+            tab, its_transfers = _ref(raw, "tab", tabs, where) or (None, [])
+            tab_transfer = _ref(raw, "tab_transfer", its_transfers, where)
+        elif raw.get("tab_transfer") is not None:
+            raise _malformed(f"{where}.tab_transfer", "needs the tab it belongs to")
         line = _valid(
             MoneyLine(
                 group=group,
@@ -902,6 +953,8 @@ def _money_import(
                 transfer=transfer,
                 carried=_ref(raw, "carried", written, where),
                 cost=cost,
+                tab=tab,
+                tab_transfer=tab_transfer,
                 payer=_player(raw, "payer", players, where, null=True),
                 payee=_player(raw, "payee", players, where, null=True),
                 baht=_baht(raw, "baht", where),
@@ -914,6 +967,44 @@ def _money_import(
         )
         line.save()
         written.append(line)
+
+
+def _tabs_import(
+    raw_tabs: list[Any], group: Group, players: dict[str, Player], members: list[Membership]
+) -> list[tuple[Tab, list[TabTransfer]]]:
+    """Insert the settled tabs and their transfers; the money lines that name them come after."""
+    tabs = []
+    for i, raw in enumerate(raw_tabs):
+        where = f"tabs[{i}]"
+        tab = _valid(
+            Tab(
+                group=group,
+                by=_ref(raw, "by", members, where),
+                recorded_at=_when(raw, "recorded_at", where),
+            ),
+            where,
+        )
+        tab.save()
+        transfers = []
+        for k, transfer in enumerate(_list(raw, "transfers", where)):
+            at = f"{where}.transfers[{k}]"
+            if _get(transfer, "unit", str, at) != MoneyLine.UNIT:
+                raise _malformed(f"{at}.unit", f"must be {MoneyLine.UNIT!r}")
+            transfers.append(
+                _valid(
+                    TabTransfer(
+                        tab=tab,
+                        payer=_player(transfer, "payer", players, at),
+                        payee=_player(transfer, "payee", players, at, null=True),
+                        baht=_baht(transfer, "baht", at),
+                        received_by=_ref(transfer, "received_by", members, at),
+                        received_at=_time(transfer, "received_at", at, null=True),
+                    ),
+                    at,
+                )
+            )
+        tabs.append((tab, TabTransfer.objects.bulk_create(transfers)))
+    return tabs
 
 
 def _lines_import(

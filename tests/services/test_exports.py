@@ -22,13 +22,17 @@ from scorekeeper.models import (
     Seat,
     Session,
     Standing,
+    Tab,
+    TabTransfer,
     Transfer,
 )
-from scorekeeper.services import access, costs, debts, exports, games, sessions
+from scorekeeper.services import access, costs, debts, exports, games, sessions, tabs
+from scorekeeper.services.debts_audit import tab_audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import session_audit
 from scorekeeper.services.settle_up import Choices
 from tests.services.conftest import make_session
+from tests.tab_nights import two_way_tab
 
 SOMCHAI, SOMYING, EVE = "สมชาย", "สมหญิง", "อีฟ"
 
@@ -273,7 +277,7 @@ def test_a_group_csv_holds_the_lines_of_every_session(db):
 
 
 def test_the_json_export_is_versioned_and_keeps_devices_invites_and_keys_behind(export):
-    assert (export["format"], export["version"]) == ("scorekeeper-group", 3)
+    assert (export["format"], export["version"]) == ("scorekeeper-group", 4)
     assert set(export) == {
         "format",
         "version",
@@ -282,6 +286,7 @@ def test_the_json_export_is_versioned_and_keeps_devices_invites_and_keys_behind(
         "players",
         "memberships",
         "sessions",
+        "tabs",
         "lines",
         "money_lines",
         "audit",
@@ -357,6 +362,8 @@ def counts() -> dict[str, int]:
         Transfer,
         LedgerLine,
         MoneyLine,
+        Tab,
+        TabTransfer,
     )
     return {m.__name__: m.objects.count() for m in (*tables, Standing, AuditEntry)}
 
@@ -387,7 +394,7 @@ def broken(export: dict, where: str, value: object) -> dict:
     ("where", "value", "message"),
     [
         ("format", "something-else", "not a Scorekeeper group export"),
-        ("version", 4, "unknown export version 4"),
+        ("version", 5, "unknown export version 5"),
         ("players", "everyone", r"export: players should be list"),
         ("sessions.0.games.2.status", "lost", "status: Value .lost. is not a valid choice"),
         ("sessions.0.games.3.replaces", 9, "games\\[3\\]\\.replaces refers to 9"),
@@ -539,3 +546,93 @@ def test_an_import_that_does_not_audit_from_scratch_is_refused_whole_with_its_fi
         exports.group_import(data=data)
     assert refused.value.code == "import-audit"
     assert counts() == before
+
+
+# -- settled tabs (version 4) ---------------------------------------------------------------------
+
+
+def make_tab_group() -> Group:
+    """Nine debts carried both ways, a tab settled and taken back, then settled again, one of its
+    transfers paid and received, another paid and taken back."""
+    group = access.group_create(name="วงวันเสาร์", device=access.device_create(), host_name="Ann")
+    host = group.owner
+    assert host is not None
+    two_way_tab(group, host)
+    tabs.tab_undo(tab=tabs.tab_settle(group=group, actor=host), actor=host)
+    tab = tabs.tab_settle(group=group, actor=host)
+    paid, unpaid = tab.transfers.all()[:2]
+    tabs.tab_payment_record(transfer=paid, actor=host)
+    tabs.tab_payment_receive(transfer=paid, actor=host)
+    tabs.tab_payment_record(transfer=unpaid, actor=host)
+    tabs.tab_payment_undo(transfer=unpaid, actor=host)
+    return group
+
+
+@pytest.fixture(scope="module")
+def tab_export(django_db_setup, django_db_blocker) -> dict:
+    with django_db_blocker.unblock(), transaction.atomic():
+        data = exports.group_json(group=make_tab_group())
+        transaction.set_rollback(True)
+    return data
+
+
+def test_a_settled_tab_round_trips_through_the_json_and_audits_clean(db, tab_export):
+    assert tab_export["version"] == 4 and len(tab_export["tabs"]) == 2
+    first, second = tab_export["tabs"]
+    assert first["by"] == second["by"] == 0 and len(second["transfers"]) == 3
+    assert {t["unit"] for t in second["transfers"]} == {"baht"}
+    assert second["transfers"][0]["received_by"] == 0 and second["transfers"][0]["received_at"]
+    settles = [m for m in tab_export["money_lines"] if m["tab"] == 1 and m["item"] == "settle"]
+    assert len(settles) == 9 and all(m["session"] is None for m in settles)
+    group = exports.group_import(data=tab_export)
+    again = exports.group_json(group=group)
+    assert without_time_of_export(again) == without_time_of_export(tab_export)
+    assert Tab.objects.standing().count() == 1 and TabTransfer.objects.count() == 6
+    assert not debts.owed(group).exists()  # settled by the tab, as exported
+    for tab in Tab.objects.all():
+        assert tab_audit(tab) == []
+    for session in group.sessions.all():
+        assert session_audit(session) == []
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "message"),
+    [
+        ("tabs.1.transfers.2.baht", "1.00", r"tabs\[1\] does not add up: .* do not net"),
+        ("tabs.1.transfers.0.unit", "points", r"tabs\[1\]\.transfers\[0\]\.unit must be 'baht'"),
+        ("tabs.1.by", 7, r"tabs\[1\]\.by refers to 7"),
+        ("money_lines.-1.tab", 9, r"\.tab refers to 9"),
+        ("money_lines.-1.tab_transfer", 9, r"\.tab_transfer refers to 9"),
+    ],
+    ids=[
+        "transfers that do not net",
+        "transfer in points",
+        "unknown host",
+        "no such tab",
+        "no such transfer",
+    ],
+)
+def test_an_import_of_a_malformed_tab_is_refused_and_writes_nothing(
+    db, tab_export, where, value, message
+):
+    if where.startswith("money_lines.-1"):
+        where = where.replace("-1", str(len(tab_export["money_lines"]) - 1))
+    with pytest.raises(ServiceError, match=message):
+        exports.group_import(data=broken(tab_export, where, value))
+    assert set(counts().values()) == {0}
+
+
+def test_a_version_3_export_made_before_tabs_still_imports(db):
+    """tests/services/data/export-v3.json was written by commit c85ffa3 (the rich group), before
+    a tab could be settled: it has no "tabs", and its money lines no "tab"."""
+    data = json.loads((Path(__file__).parent / "data" / "export-v3.json").read_text())
+    assert data["version"] == 3 and "tabs" not in data
+    group = exports.group_import(data=data)
+    again = exports.group_json(group=group)
+    assert again["version"] == exports.VERSION and again["tabs"] == []
+    assert again["lines"] == data["lines"] and again["sessions"] == data["sessions"]
+    mine = [{k: v for k, v in m.items() if k not in ("tab", "tab_transfer")}
+            for m in again["money_lines"]]  # fmt: skip
+    assert mine == data["money_lines"]
+    for session in group.sessions.all():
+        assert session_audit(session) == []
