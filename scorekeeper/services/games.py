@@ -323,6 +323,12 @@ def event_remove(
         )  # fmt: skip
     fine = row.document.get("type") == knock_dummy.EventType.FINE.value
     _refuse_unless(game, Game.Status.FINED if fine else Game.Status.IN_PLAY)
+    if fine and session.games.filter(number__gt=game.number).exists():
+        # The game would be in play again beside the next one: as with an undo, void it instead.
+        raise ServiceError(
+            "undo-not-last", "game {n} is no longer the last game: void and correct it",
+            n=game.number,
+        )  # fmt: skip
     ledger.lines_reverse(session=session, lines=row.lines.standing())
     row.removed_at = timezone.now()
     row.save(update_fields=["removed_at"])

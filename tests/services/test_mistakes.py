@@ -85,6 +85,20 @@ def test_a_fine_taken_back_puts_its_game_in_play_again(table):
     assert session_audit(table) == []
 
 
+def test_a_fine_is_not_taken_back_once_the_next_game_started(table):
+    fined = games.game_start(session=table)
+    games.event_add(game=fined, event={"type": "fine", "player": "Ann", "reason": "misdeal"})
+    after_fine = nets(table)
+    games.game_start(session=table)
+    with pytest.raises(ServiceError) as refused:
+        games.event_remove(game=fined, number=1)
+    assert refused.value.code == "undo-not-last"  # one game in play at a time: void it instead
+    fined.refresh_from_db()
+    assert fined.status == Game.Status.FINED and not fined.events.get().removed_at
+    assert nets(table) == after_fine
+    assert session_audit(table) == []
+
+
 def test_the_saver_undoes_a_save_and_the_game_is_in_play_with_its_events(table, bee):
     game = games.game_start(session=table)
     games.event_add(game=game, event={"type": "head", "player": "Bee"})
