@@ -10,15 +10,19 @@ NAMES = ["Ann", "Bee", "Cat", "Dan"]
 
 
 def carried_night(
-    group: Group, knocker: str, point_value: str, actor: Membership | None = None
+    group: Group,
+    knocker: str,
+    point_value: str,
+    actor: Membership | None = None,
+    names: list[str] = NAMES,
 ) -> Session:
     """A night of one game that `knocker` knocks, closed, every transfer carried to next time."""
     night = sessions.session_open(
-        group=group, players=NAMES, stake_level="sian", point_value=Decimal(point_value),
+        group=group, players=names, stake_level="sian", point_value=Decimal(point_value),
         actor=actor,
     )  # fmt: skip
     game = games.game_start(session=night, actor=actor)
-    losers = [name for name in NAMES if name != knocker]
+    losers = [name for name in names if name != knocker]
     games.game_finish(
         game=game,
         outcome={

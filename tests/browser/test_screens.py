@@ -21,6 +21,7 @@ from scorekeeper.services import access, games, scoresheet
 from tests.browser import support
 from tests.browser.conftest import Shoot, open_page
 from tests.scoresheet_nights import score_sheets as make_sheets
+from tests.tab_nights import carried_night
 
 pytestmark = pytest.mark.browser
 
@@ -228,6 +229,16 @@ def test_every_screen_fits_a_thai_phone_reads_well_and_passes_axe(
         page.locator("#rules summary").click()  # the group's own rules, its form opened
         expect(page.locator('#rules input[name="kd-point_value"]')).to_be_visible()
         look("group-rules")
+        # Debts carried both ways over two more nights: the tab to settle, then settled.
+        carried_night(group, NOO, "0.5", host, SEATS)
+        carried_night(group, MAEW, "0.3333", host, SEATS)
+        look.visit(f"/g/{group.pk}/", "group-tab")
+        page.locator('form[action$="/tab/settle"] button').click()
+        expect(page.locator("article.settled-tab")).to_have_count(1)
+        page.locator("article.settled-tab li form button.primary").first.click()
+        expect(page.locator("article.settled-tab > ul > li.paid")).to_have_count(1)
+        page.locator("article.settled-tab details.more summary").click()
+        look("group-tab-settled")
         player = group.players.get(name=NOK)
         look.visit(f"/g/{group.pk}/players/{player.pk}", "player")
         for role in (Membership.Role.PLAYER, Membership.Role.VIEWER):

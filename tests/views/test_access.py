@@ -9,7 +9,7 @@ from django.urls import get_resolver
 from django.utils import timezone
 
 from scorekeeper.models import Game, Invite, Limit, Membership
-from scorekeeper.services import access, costs, debts, games, scoresheet, sessions
+from scorekeeper.services import access, costs, debts, games, scoresheet, sessions, tabs
 from tests.views.conftest import finish_data, member
 
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
@@ -51,6 +51,9 @@ GUARDED = {
     "share-revoke": ("post", HOST),
     "transfer-paid": ("post", PLAYER),
     "debt-paid": ("post", PLAYER),
+    "tab-settle": ("post", HOST),
+    "tab-undo": ("post", HOST),
+    "tab-transfer-paid": ("post", PLAYER),
     "game": ("get", VIEWER),
     "game-finish": ("post", PLAYER),
     "offline-game": ("get", PLAYER),
@@ -101,8 +104,10 @@ def night(table, client):
             "points": {"Ann": 1, "Cat": 2, "Dan": 3},
         },
     )
-    transfer = sessions.session_close(session=other)[0]
+    transfer, second = sessions.session_close(session=other)[:2]
     host = Membership.objects.get(group=table.group, role=HOST)
+    carried = debts.transfer_carry(transfer=second)
+    tab = tabs.tab_settle(group=table.group, actor=host)  # the tab of that one carry
     gong_zhu = {"house": {}, "target": {"points": 100, "direction": "down"}}
     sheet = scoresheet.scoresheet_open(
         group=table.group, ruleset="gong-zhu", players=["Ann", "Bee", "Cat"], **gong_zhu
@@ -125,6 +130,8 @@ def night(table, client):
         "transfer_session": other.pk,
         "transfer_id": transfer.pk,
         "debt_id": debts.transfer_carry(transfer=transfer).pk,
+        "tab_id": tab.pk,
+        "tab_transfer_id": tab.transfers.get(payer=carried.payer, payee=carried.payee).pk,
         "membership_id": host.pk,
         "player_id": first.dealer.pk,
         "invite_id": access.invite_create(group=table.group, role=PLAYER, by=host).pk,
@@ -167,6 +174,9 @@ def address(name: str, ids: dict) -> str:
         "offline-finish": {"session_id": ids["session_id"], "key": "k1"},
         "transfer-paid": {"session_id": ids["transfer_session"], "transfer_id": ids["transfer_id"]},
         "debt-paid": {"group_id": ids["group_id"], "debt_id": ids["debt_id"]},
+        "tab-settle": {"group_id": ids["group_id"]},
+        "tab-undo": {"group_id": ids["group_id"], "tab_id": ids["tab_id"]},
+        "tab-transfer-paid": {"group_id": ids["group_id"], "transfer_id": ids["tab_transfer_id"]},
         "cost-remove": {"session_id": ids["session_id"], "cost_id": ids["cost_id"]},
         "scoresheet-open": {"group_id": ids["group_id"], "ruleset": "gong-zhu"},
         "scoresheet-hand": {
