@@ -45,15 +45,16 @@ FIT_SLACK = 0.97
 class NightCard:
     """What the card of a night shows, every text already formatted in the reader's language.
 
-    `nets` are (player, signed baht, e.g. "+1,200" or "−400"): the sign's first character colours
-    the amount. `transfers` are (payer, payee, baht).
+    `nets` are (player, signed baht, e.g. "+1,200" or "−400"), and may add a line beneath in
+    smaller type (the sum that makes the amount, "เกม +800 ฿ − ต๋ง 100 ฿ = รับ 700 ฿"): the sign's
+    first character colours the amount. `transfers` are (payer, payee, baht).
     """
 
     title: str
     date_text: str
     games_text: str
     nets_heading: str
-    nets: tuple[tuple[str, str], ...]
+    nets: tuple[tuple[str, str] | tuple[str, str, str], ...]
     transfers_heading: str
     transfers: tuple[tuple[str, str, str], ...]
     footer: str = ""
@@ -204,6 +205,8 @@ def _amount_fill(amount: str) -> str:
 
 ROW = 68  # height of a row in a panel
 ROW_SIZE = 34  # font size of names and amounts
+BELOW = 40  # what a line beneath a row adds to its height
+BELOW_SIZE = 26  # its font size: still read on a phone, the card shown 390 px wide
 HEADER = 200
 
 
@@ -212,6 +215,11 @@ class _Row:
     left: Callable[[int], str]  # the row's text at a baseline
     amount: str
     fill: str
+    below: str = ""  # a line beneath, across the row
+
+    @property
+    def height(self) -> int:
+        return ROW + BELOW if self.below else ROW
 
 
 def _panel(top: int, heading: str, rows: list[_Row]) -> tuple[list[str], int]:
@@ -219,13 +227,13 @@ def _panel(top: int, heading: str, rows: list[_Row]) -> tuple[list[str], int]:
     heading, size = fit(heading, 30, WIDTH - 2 * MARGIN, bold=True)
     parts = [_text(heading, 48, top + 40, size, ACCENT, bold=True)]
     panel_top = top + 62
-    height = ROW * len(rows)
+    height = sum(row.height for row in rows)
     parts.append(
         f'<rect x="40" y="{panel_top}" width="{WIDTH - 80}" height="{height}" rx="20"'
         ' fill="#fff" stroke="#dbe5df" stroke-width="2"/>'
     )
+    row_top = panel_top
     for index, row in enumerate(rows):
-        row_top = panel_top + index * ROW
         if index:
             parts.append(
                 f'<line x1="{MARGIN}" y1="{row_top}" x2="{WIDTH - MARGIN}" y2="{row_top}"'
@@ -234,6 +242,10 @@ def _panel(top: int, heading: str, rows: list[_Row]) -> tuple[list[str], int]:
         baseline = row_top + 46
         parts.append(row.left(baseline))
         parts.append(_text(row.amount, WIDTH - MARGIN, baseline, ROW_SIZE, row.fill, True, "end"))
+        if row.below:
+            below, size = fit(row.below, BELOW_SIZE, WIDTH - 2 * MARGIN, shrink=0.75)
+            parts.append(_text(below, MARGIN, baseline + BELOW, size, MUTED))
+        row_top += row.height
     return parts, panel_top + height
 
 
@@ -243,10 +255,15 @@ def _amount_and_room(amount: str) -> tuple[str, float]:
     return text, WIDTH - 2 * MARGIN - text_width(text, size, bold=True) - 40
 
 
-def _net_row(name: str, amount: str) -> _Row:
+def _net_row(name: str, amount: str, below: str = "") -> _Row:
     amount_text, room = _amount_and_room(amount)
     shown, size = fit(_name(name), ROW_SIZE, room)
-    return _Row(lambda y: _text(shown, MARGIN, y, size, INK), amount_text, _amount_fill(amount))
+    return _Row(
+        lambda y: _text(shown, MARGIN, y, size, INK),
+        amount_text,
+        _amount_fill(amount),
+        drawable_text(below),
+    )
 
 
 ARROW = " → "
@@ -279,7 +296,7 @@ def card_svg(card: NightCard) -> str:
     body: list[str] = []
     top = HEADER + 16
     sections = (
-        (card.nets_heading, [_net_row(name, amount) for name, amount in card.nets]),
+        (card.nets_heading, [_net_row(*net) for net in card.nets]),
         (card.transfers_heading, [_transfer_row(*transfer) for transfer in card.transfers]),
     )
     for heading, rows in sections:

@@ -180,6 +180,63 @@ def plan(
     return [Payment(t.payer, t.payee, Decimal(t.amount) * SATANG) for t in chosen]
 
 
+@dataclass(frozen=True, slots=True)
+class Sum:
+    """One party's money of the night as a table checks it, in baht: the games (points at the
+    night's value), what was handed over at the table already, the shared costs (what they paid
+    for others less their own share), the fee, the rounding; `total` is what the transfers pay
+    them (+) or have them pay (−). The house has a fee alone."""
+
+    name: str
+    game: Decimal
+    at_table: Decimal
+    costs: Decimal
+    fee: Decimal
+    rounding: Decimal
+
+    @property
+    def total(self) -> Decimal:
+        return self.game + self.at_table + self.costs + self.fee + self.rounding
+
+
+def sums(
+    players: Sequence[str],
+    won: Mapping[str, int],
+    balances: Mapping[str, int],
+    rate: Decimal,
+    costs: Mapping[str, Decimal],
+    lines: Iterable[Line],
+    carrier: str | None,
+) -> list[Sum]:
+    """Each player's money of the night part by part (`Sum`), then the house if a fee goes to
+    it: `won` what the games made each win or lose in points, `balances` what is left to settle
+    after what was handed over at the table, `lines` the fee and rounding lines. The carrier's
+    rounding takes the satang that the points' rounding leaves the night from zero, as `plan`
+    has them pay it, so each total is what the transfers make it."""
+    lines = list(lines)
+    fee = nets(line for line in lines if line.item == FEE)
+    rounded = nets(line for line in lines if line.item == ROUNDING)
+    held = positions(balances, rate, lines, costs)
+    left = -sum(_satang(amount) for amount in held.values()) * SATANG
+    zero = Decimal("0.00")
+    rows = []
+    for name in players:
+        game = baht(won.get(name, 0), rate)
+        rows.append(
+            Sum(
+                name=name,
+                game=game,
+                at_table=baht(balances.get(name, 0), rate) - game,
+                costs=costs.get(name, zero),
+                fee=fee.get(name, zero),
+                rounding=rounded.get(name, zero) + (left if name == carrier else zero),
+            )
+        )
+    if fee.get(HOUSE):
+        rows.append(Sum(HOUSE, zero, zero, zero, fee[HOUSE], zero))
+    return rows
+
+
 def left_over(held: Mapping[str, Decimal], paid: Iterable[Payment], carrier: str) -> list[str]:
     """The parties `paid` does not settle exactly (the audit's check of a closed night)."""
     after: Counter[str] = Counter({name: _satang(amount) for name, amount in held.items()})

@@ -60,7 +60,7 @@ from scorekeeper.models import (
 from scorekeeper.rules.dummy_points import Penalty
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import Card
-from scorekeeper.services import debts, group_rules, scoresheet, sessions, settle_up
+from scorekeeper.services import debts, group_rules, scoresheet, sessions, settle_up, sums
 from scorekeeper.services.scoresheet import DUMMY, GONG_ZHU
 from scorekeeper.templatetags.score import baht_text, date_text
 from scorekeeper.views import costs, live, pay
@@ -74,6 +74,7 @@ from scorekeeper.views.access import (
     transfer_for,
 )
 from scorekeeper.views.paging import page_asked
+from scorekeeper.views.sums import assumed_text
 
 OPEN_FORMS: dict[str, type[ScoresheetOpenForm]] = {DUMMY: DummyOpenForm, GONG_ZHU: GongZhuOpenForm}
 type HandForm = GongZhuHandForm | DummyHandForm
@@ -276,12 +277,17 @@ def _sheet(session: Session) -> dict[str, Any]:
         "players": state.players,
         "next_dealer": dealer,
         "reversed": step == -1,
-        "settle_now": (
-            settle_now(session, state.money, state.players, state.costs)
-            if session.is_open and settle_up.money(session)
-            else []
-        ),
+        **_running_settle_up(session, state),
     }
+
+
+def _running_settle_up(session: Session, state: scoresheet.ScoresheetState) -> dict[str, Any]:
+    """An open Gong Zhu night for money: who would pay whom now, and the fee and rounding that
+    assumes (services.sums)."""
+    if not (session.is_open and settle_up.money(session)):
+        return {"settle_now": []}
+    money = sums.night_sums(session, state.players, state.money, state.money, state.costs)
+    return {"settle_now": settle_now(money, state.players), "sums_assumed": assumed_text(money)}
 
 
 def sheet_context(session: Session, page: str | None = None) -> dict[str, Any]:
@@ -532,21 +538,14 @@ def hand_void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRe
 # -- the end of the night ------------------------------------------------------------------------
 
 
-def settle_now(
-    session: Session,
-    balances: dict[str, int],
-    players: list[Player],
-    cost_nets: dict[str, Decimal],
-) -> list[dict[str, Any]]:
-    """Who would pay whom if the night closed now: the fewest transfers in baht of the balances
-    so far and the shared costs (issue 21, items 1 and 2). Closing the night stores them, with
-    the table fee and rounding the host chooses then."""
-    night = settle_up.night(session, balances, players, costs=cost_nets, games=False)
-    payments = settle_up.plan(night, settle_up.Choices()).payments
+def settle_now(money: sums.Sums, players: list[Player]) -> list[dict[str, Any]]:
+    """Who would pay whom if the night closed now: the transfers of the night's sums so far
+    (services.sums), with the group's usual fee and rounding assumed. Closing the night stores
+    them, with the table fee and rounding the host chooses then."""
     by_name = {p.name: p for p in players}
     return [
         {"payer": t.payer, "payee": payee_name(by_name.get(t.payee)), "baht": t.baht}
-        for t in payments
+        for t in money.payments
     ]
 
 

@@ -16,9 +16,9 @@ from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Session, ShareLink
 from scorekeeper.services import sharing
 from scorekeeper.templatetags.score import baht_text, date_text, signed_baht
-from scorekeeper.views import pay, scoresheet
+from scorekeeper.views import pay, scoresheet, sums
 from scorekeeper.views.access import HOST, membership_in, session_for
-from scorekeeper.views.board import Row, scoreboard
+from scorekeeper.views.board import scoreboard
 
 LINE_SHARE = "https://line.me/R/share?text="
 
@@ -27,15 +27,11 @@ def night(session: Session) -> dict[str, Any]:
     """What a shared night shows: the nets, who pays whom (fixed once closed, else as it would
     be now), the number of games, and the same as plain text and as a card."""
     board = scoreboard(session)
+    money = sums.board_sums(session, board)  # each player's money, part by part
     if session.is_open:
         transfers = [
             {**t, "paid": False, "carried": False, "changed": None}
-            for t in scoresheet.settle_now(
-                session,
-                {r.player.name: r.balance for r in board},
-                [r.player for r in board],
-                {r.player.name: r.costs for r in board},
-            )
+            for t in scoresheet.settle_now(money, [r.player for r in board])
         ]
     else:
         transfers = [
@@ -55,12 +51,14 @@ def night(session: Session) -> dict[str, Any]:
         payee = players.get(t["payee"])
         t["promptpay"] = pay.shown_target(payee, None) if payee and payee.promptpay else ""
     games = session.games.counted().count()
+    shown = sums.context(money)
     return {
         "session": session,
         "board": board,
+        **shown,
         "transfers": transfers,
         "games": games,
-        "share": share_text(session, board, transfers, games),
+        "share": share_text(session, shown, transfers, games),
     }
 
 
@@ -69,16 +67,18 @@ def _games_text(games: int) -> str:
 
 
 def share_text(
-    session: Session, board: list[Row], transfers: list[dict[str, Any]], games: int
+    session: Session, shown: dict[str, Any], transfers: list[dict[str, Any]], games: int
 ) -> str:
     """The night as plain text for the group's chat: the date in the Buddhist Era, the games,
-    each net and who pays whom, in whole baht where they are whole."""
+    each player's sum (views.sums: the games, costs, fee and rounding, what they pay or
+    receive) and who pays whom, in whole baht where they are whole."""
     lines = [
         f"{_('Scorekeeper')} · {session.group.name}",
         f"{date_text(session.started_at)} · {_games_text(games)}",
     ]
-    for row in board:
-        lines.append(f"{row.player.name}: {signed_baht(row.baht)} ฿")
+    lines += [line.text for line in shown["sums"]]
+    if shown["sums_assumed"]:
+        lines.append(shown["sums_assumed"])
     if transfers:
         lines.append(_("Who pays whom:"))
     for t in transfers:
@@ -94,8 +94,10 @@ def night_card(context: dict[str, Any]) -> NightCard:
         title=session.group.name,
         date_text=date_text(session.started_at),
         games_text=_games_text(context["games"]),
-        nets_heading=_("Nets"),
-        nets=tuple((r.player.name, signed_baht(r.baht)) for r in context["board"]),
+        nets_heading=_("What each pays or receives"),
+        nets=tuple(
+            (line.name, f"{signed_baht(line.total)} ฿", line.equation) for line in context["sums"]
+        ),
         transfers_heading=_("Who pays whom"),
         transfers=tuple(
             (t["payer"], t["payee"], baht_text(t["baht"])) for t in context["transfers"]
@@ -120,7 +122,7 @@ def _png(request: HtmxHttpRequest, card: NightCard, *, public: bool) -> HttpResp
 def _open_graph(request: HtmxHttpRequest, context: dict[str, Any], link: ShareLink) -> dict:
     session: Session = context["session"]
     url = request.build_absolute_uri(reverse("shared", args=[link.token]))
-    nets = ", ".join(f"{r.player.name} {signed_baht(r.baht)}" for r in context["board"])
+    nets = ", ".join(f"{line.name} {signed_baht(line.total)} ฿" for line in context["sums"])
     return {
         "og_url": url,
         "og_title": _("%(group)s · %(date)s")

@@ -27,7 +27,7 @@ from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import AuditEntry, Event, Game, LedgerLine, Membership, Player, Session
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import debts, games, group_rules, sessions
-from scorekeeper.views import costs, live, pay, scoresheet
+from scorekeeper.views import costs, live, pay, scoresheet, sums
 from scorekeeper.views.access import HOST, PLAYER, VIEWER, game_for, session_for, transfer_for
 from scorekeeper.views.board import Row, scoreboard
 from scorekeeper.views.paging import page_asked
@@ -167,16 +167,7 @@ def table_context(session: Session, membership: Membership | None = None) -> dic
         "play_events": _played_events(in_play) if in_play is not None else [],
         "undo": _undo(session, shown, membership) if session.is_open else None,
         "pending": pending,
-        "settle_now": (
-            scoresheet.settle_now(
-                session,
-                {row.player.name: row.balance for row in board},
-                players,
-                {row.player.name: row.costs for row in board},
-            )
-            if session.is_open
-            else []
-        ),
+        **_running(session, board),
         "next_dealer": next_dealer,
         "games": [
             {"game": g, "nets": [nets.get(g.pk, {}).get(p.pk, 0) for p in players]} for g in shown
@@ -185,6 +176,18 @@ def table_context(session: Session, membership: Membership | None = None) -> dic
         "players": players,
         "start_form": StartForm(initial={"fool_swap": True, "number": _next_number(shown)}),
         "event_types": EVENT_CHOICES,
+    }
+
+
+def _running(session: Session, board: list[Row]) -> dict[str, Any]:
+    """An open night: who would pay whom now, and the fee and rounding that assumes."""
+    if not session.is_open:
+        return {"settle_now": []}
+    money = sums.board_sums(session, board)
+    players = [row.player for row in board]
+    return {
+        "settle_now": scoresheet.settle_now(money, players),
+        "sums_assumed": sums.assumed_text(money),
     }
 
 
@@ -367,6 +370,8 @@ def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         "form": form,
         # Shared costs, the table fee and rounding, in baht (item 2).
         **costs.context(session, [row.player for row in board]),
+        # Each player's money part by part, adding up to what they pay or receive.
+        **sums.context(sums.board_sums(session, board)),
     }
     return render(request, "table/settle.html", context, status=422 if form.errors else 200)
 
