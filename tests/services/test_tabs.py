@@ -2,9 +2,11 @@
 same players, netted at a host's tap into the fewest transfers; the carries marked settled by the
 tab; the tab's transfers paid and received; taking it back; its audit."""
 
+import io
 from decimal import Decimal
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from scorekeeper.models import AuditEntry, Group, Membership, MoneyLine, Tab, TabTransfer
 from scorekeeper.rules.errors import RuleError
@@ -202,3 +204,18 @@ def test_the_debts_audit_finds_a_tab_taken_back_in_part(group, host):
         ]
     )  # fmt: skip
     assert tab_audit(tab) == [f"tab {tab.pk} is taken back in part"]
+
+
+def test_manage_py_ledger_audit_checks_every_settled_tab(group, host):
+    two_way_tab(group, host)
+    tab = tabs.tab_settle(group=group, actor=host)
+    out = io.StringIO()
+    call_command("ledger_audit", stdout=out)
+    assert "no problem" in out.getvalue()
+    first = tab.transfers.first()
+    TabTransfer.objects.filter(pk=first.pk).update(baht=first.baht + 1)
+    with pytest.raises(CommandError, match="1 problems in 3 sessions"):
+        call_command("ledger_audit", stdout=out)
+    assert f"settled tab {tab.pk} (วงวันเสาร์): tab {tab.pk}'s transfers do not net" in (
+        out.getvalue()
+    )
