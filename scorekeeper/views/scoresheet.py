@@ -570,6 +570,7 @@ def transfer_rows(session: Session) -> list[dict[str, Any]]:
             carried_at=Subquery(carry.values("recorded_at")[:1]),
             carried_by=Subquery(carry.values("by__name")[:1]),
             debt_paid_at=Subquery(settle.values("recorded_at")[:1]),
+            debt_in_tab=Subquery(settle.values("tab_id")[:1]),  # settled by the tab
         )
         .order_by("payer__name", "payee__name")
     )
@@ -584,6 +585,7 @@ def transfer_rows(session: Session) -> list[dict[str, Any]]:
             "carried_at": t.carried_at,
             "carried_by": t.carried_by,
             "debt_paid_at": t.debt_paid_at,
+            "debt_in_tab": t.debt_in_tab is not None,
         }
         for t in transfers
     ]

@@ -76,6 +76,9 @@ def test_the_host_s_tap_nets_the_tab_and_the_page_shows_its_transfers_and_settle
         assert f"{payer} → {payee} <strong>{baht} ฿</strong>" in shown
     assert "The 9 carried debts it settled" in shown
     assert shown.count("settled by the tab") == len(owed) == 9
+    for night in table.group.sessions.filter(closed_at__isnull=False):  # and on each night
+        settle_up = en.get(f"/s/{night.pk}/settle").content.decode()
+        assert settle_up.count("Settled by the tab, ") == 3 and "Paid since" not in settle_up
     # A second tap, on this phone or another: nothing left to net, said so.
     again = en.post(f"/g/{table.group_id}/tab/settle", follow=True).content.decode()
     assert "there is no tab to settle" in again and Tab.objects.count() == 1
