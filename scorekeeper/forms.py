@@ -102,13 +102,8 @@ class GroupForm(forms.Form):
         label=_("Your name in this group"),
         max_length=40,
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
+        error_messages={"required": _("Give the name the others know you by.")},
     )
-
-    def clean_host_name(self) -> str:
-        name = cleaned(self.cleaned_data["host_name"])
-        if not name:
-            raise forms.ValidationError(_("Give the name the others know you by."))
-        return name
 
 
 class SessionOpenForm(forms.Form):
@@ -546,12 +541,23 @@ class CostForm(forms.Form):
     paid_by = forms.ChoiceField(label=_("Who paid"))
     among = forms.MultipleChoiceField(label=_("Shared among"), widget=forms.CheckboxSelectMultiple)
 
-    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        players: list[str],
+        seated: list[str] | None = None,
+        payer: str = "",
+        **kwargs: Any,
+    ) -> None:
+        """`players`: who may be named; `seated`: who is ticked to share (all by default);
+        `payer`: who paid, chosen already (this phone's own player), else nobody is."""
         super().__init__(*args, **kwargs)
         named = [(p, p) for p in players]
-        _choices(self, "paid_by").choices = named
+        # A blank first choice: a cost is never put on whoever sorts first by accident.
+        _choices(self, "paid_by").choices = [("", "—"), *named]
         _choices(self, "among").choices = named
-        self.fields["among"].initial = players
+        self.fields["paid_by"].initial = payer if payer in players else ""
+        self.fields["among"].initial = players if seated is None else seated
 
 
 class SeatForm(forms.Form):

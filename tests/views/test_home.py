@@ -28,9 +28,12 @@ def test_a_group_without_a_name_is_refused_and_nothing_is_created(en, db):
 
 
 def test_the_creator_of_a_group_is_asked_their_name(en, db):
-    response = en.post("/groups/new", {"name": "Saturday table", "host_name": " \u200b "})
+    response = en.post("/groups/new", {"name": "Saturday table", "host_name": "  "})
     assert response.status_code == 422
     assert "Give the name the others know you by." in response.content.decode()
+    invisible = en.post("/groups/new", {"name": "Saturday table", "host_name": " \u200b "})
+    assert invisible.status_code == 422
+    assert "This name has nothing visible in it" in invisible.content.decode()
     assert Group.objects.count() == 0
 
 
