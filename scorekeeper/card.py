@@ -205,8 +205,8 @@ def _amount_fill(amount: str) -> str:
 
 ROW = 68  # height of a row in a panel
 ROW_SIZE = 34  # font size of names and amounts
-BELOW = 40  # what a line beneath a row adds to its height
-BELOW_SIZE = 26  # its font size: still read on a phone, the card shown 390 px wide
+BELOW = 44  # what a line beneath a row adds to its height
+BELOW_SIZE = 30  # its font size: still read on a phone, the card shown 390 px wide
 HEADER = 200
 
 
@@ -243,7 +243,7 @@ def _panel(top: int, heading: str, rows: list[_Row]) -> tuple[list[str], int]:
         parts.append(row.left(baseline))
         parts.append(_text(row.amount, WIDTH - MARGIN, baseline, ROW_SIZE, row.fill, True, "end"))
         if row.below:
-            below, size = fit(row.below, BELOW_SIZE, WIDTH - 2 * MARGIN, shrink=0.75)
+            below, size = fit(row.below, BELOW_SIZE, WIDTH - 2 * MARGIN)
             parts.append(_text(below, MARGIN, baseline + BELOW, size, MUTED))
         row_top += row.height
     return parts, panel_top + height

@@ -100,7 +100,7 @@ def night_card(context: dict[str, Any]) -> NightCard:
         ),
         transfers_heading=_("Who pays whom"),
         transfers=tuple(
-            (t["payer"], t["payee"], baht_text(t["baht"])) for t in context["transfers"]
+            (t["payer"], t["payee"], f"{baht_text(t['baht'])} ฿") for t in context["transfers"]
         ),
         footer=_("Scorekeeper"),
     )

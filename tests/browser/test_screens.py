@@ -16,7 +16,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from scorekeeper.models import Game, Group, Membership, Session
+from scorekeeper.models import Game, Group, Membership, Session, ShareLink
 from scorekeeper.services import access, games, scoresheet
 from tests.browser import support
 from tests.browser.conftest import Shoot, open_page
@@ -200,6 +200,9 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Sessi
     look.visit(f"/g/{session.group_id}/", "group-masked")
     Membership.objects.filter(pk=host.pk).update(role=Membership.Role.HOST)
     look.visit(f"{table}summary", "summary")
+    # The share link, as a stranger's phone opens it: each player's sum, part by part.
+    link = ShareLink.objects.get(session=session, revoked_at__isnull=True)
+    look.visit(f"/n/{link.token}", "shared")
     return session, host
 
 
