@@ -78,6 +78,7 @@ urlpatterns = [
     path("s/<id:session_id>/seats", table.seats, name="seats"),
     path("s/<id:session_id>/settle", table.settle_up, name="settle"),
     path("s/<id:session_id>/costs", costs.cost_add, name="cost-add"),
+    path("s/<id:session_id>/costs/at-table", table.cost_add, name="table-cost-add"),
     path("s/<id:session_id>/costs/<id:cost_id>/remove", costs.cost_remove, name="cost-remove"),
     path("s/<id:session_id>/summary", share.summary, name="summary"),
     path("s/<id:session_id>/card.png", share.card, name="summary-card"),

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import OuterRef, Subquery
 
@@ -19,6 +20,12 @@ class Row:
     baht: Decimal
     balance: int
     costs: Decimal  # what the night's shared costs make them owed (+) or owe (−), in baht
+    shares_costs: bool = False  # owes a share of a standing cost: the night has one
+
+
+def _shares_costs(standing: Any) -> bool:
+    """Whether a standing annotated by `cost_annotations` owes a share of a standing cost."""
+    return standing.costs_owed is not None
 
 
 def scoreboard(session: Session) -> list[Row]:
@@ -30,7 +37,15 @@ def scoreboard(session: Session) -> list[Row]:
         seat=Subquery(seat), **settle_up.cost_annotations(session)
     )
     rows = [
-        Row(s.player, s.seat, s.net, session.baht(s.net), s.balance, settle_up.costs_of(s))
+        Row(
+            s.player,
+            s.seat,
+            s.net,
+            session.baht(s.net),
+            s.balance,
+            settle_up.costs_of(s),
+            shares_costs=_shares_costs(s),
+        )
         for s in standings
     ]
     return sorted(rows, key=lambda r: (r.seat is None, r.seat, r.player.name))

@@ -26,6 +26,12 @@ def night_costs(session: Session) -> QuerySet[Cost]:
     return session.costs.select_related("paid_by").annotate(removed=Exists(reversed_))
 
 
+def standing_costs(session: Session) -> QuerySet[Cost]:
+    """The night's shared costs not taken back, as the running settle-up counts them."""
+    reversed_ = MoneyLine.objects.filter(cost=OuterRef("pk"), reverses__isnull=False)
+    return session.costs.select_related("paid_by").exclude(Exists(reversed_))
+
+
 def night_lines(session: Session) -> list[MoneyLine]:
     """The night's lines in baht beside its games: the shares of its costs, the table fee, the
     rounding; reversals too, so a cost taken back shows as such."""
@@ -47,21 +53,18 @@ def _back(session: Session) -> Any:
     return redirect(name, session_id=session.pk)
 
 
-@require_POST
-def cost_add(request: HtmxHttpRequest, session_id: int) -> Any:
-    """Add a shared cost; a refusal or a form error comes back as a message, nothing lost of
-    what the night holds."""
-    session = session_for(request, session_id, PLAYER)
-    players = list(session.group.players.filter(standings__session=session).order_by("name"))
-    form = CostForm(request.POST, players=[p.name for p in players], prefix="cost")
-    if not form.is_valid():
-        for field, errors in form.errors.items():
-            label = form.fields[field].label if field in form.fields else ""
-            for error in errors:
-                messages.error(request, f"{label}: {error}" if label else str(error))
-        return _back(session)
-    by_name = {p.name: p for p in players}
+def cost_form(request: HtmxHttpRequest, session: Session) -> CostForm:
+    """The cost form as sent, naming the night's players (those with a standing)."""
+    players = session.group.players.filter(standings__session=session).order_by("name")
+    return CostForm(request.POST, players=[p.name for p in players], prefix="cost")
+
+
+def cost_save(request: HtmxHttpRequest, session: Session, form: CostForm) -> RuleError | None:
+    """Add the cost a valid form names, once for its idempotency key; a refusal becomes the
+    form's error, in the visitor's language, and is returned."""
     data = form.cleaned_data
+    named = {data["paid_by"], *data["among"]}
+    by_name = {p.name: p for p in session.group.players.filter(name__in=named)}
     try:
         costs.cost_add(
             session=session, reason=data["reason"], baht=data["baht"],
@@ -69,7 +72,22 @@ def cost_add(request: HtmxHttpRequest, session_id: int) -> Any:
             actor=request.membership, idempotency_key=request.POST.get("idempotency_key"),
         )  # fmt: skip
     except RuleError as e:
-        messages.error(request, error_text(e))
+        form.add_error(None, error_text(e))
+        return e
+    return None
+
+
+@require_POST
+def cost_add(request: HtmxHttpRequest, session_id: int) -> Any:
+    """Add a shared cost; a refusal or a form error comes back as a message, nothing lost of
+    what the night holds."""
+    session = session_for(request, session_id, PLAYER)
+    form = cost_form(request, session)
+    if not form.is_valid() or cost_save(request, session, form) is not None:
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else ""
+            for error in errors:
+                messages.error(request, f"{label}: {error}" if label else str(error))
     return _back(session)
 
 

@@ -21,7 +21,7 @@ from django_htmx.http import HttpResponseClientRedirect, push_url
 
 from scorekeeper import charts, stats
 from scorekeeper.error_text import error_text
-from scorekeeper.forms import EventForm, SeatForm, SettleForm, StartForm
+from scorekeeper.forms import CostForm, EventForm, SeatForm, SettleForm, StartForm
 from scorekeeper.forms_rules import close_initial
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import AuditEntry, Event, Game, LedgerLine, Membership, Player, Session
@@ -176,6 +176,7 @@ def table_context(session: Session, membership: Membership | None = None) -> dic
         "players": players,
         "start_form": StartForm(initial={"fool_swap": True, "number": _next_number(shown)}),
         "event_types": EVENT_CHOICES,
+        **_costs_now(session, board, membership),
     }
 
 
@@ -189,6 +190,23 @@ def _running(session: Session, board: list[Row]) -> dict[str, Any]:
         "settle_now": scoresheet.settle_now(money, players),
         "sums_assumed": sums.assumed_text(money),
     }
+
+
+def _costs_now(session: Session, board: list[Row], membership: Membership | None) -> dict[str, Any]:
+    """An open night's shared costs that stand, and the form to add one at the table: paid by
+    this phone's own player if it claimed one, shared by everyone seated now."""
+    if not session.is_open:
+        return {}
+    own = membership.player_id if membership is not None else None
+    form = CostForm(
+        players=[row.player.name for row in board],
+        seated=[row.player.name for row in board if row.seat is not None],
+        payer=next((row.player.name for row in board if row.player.pk == own), ""),
+        prefix="cost",
+    )
+    # Every standing cost has a share someone owes: without one, no list to read.
+    shared = any(row.shares_costs for row in board)
+    return {"cost_form": form, "costs_now": costs.standing_costs(session) if shared else []}
 
 
 @require_GET
@@ -259,6 +277,32 @@ def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         "start_form": form,
     }
     return render(request, "table/session.html", context, status=422)
+
+
+@require_POST
+def cost_add(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Add a shared cost from the table while games go on (ค่าใช้จ่ายร่วม): back at the table,
+    its running settle-up showing it; a refusal shows the form again as typed, with why."""
+    session = session_for(request, session_id, PLAYER, scoresheet=False)
+    form = costs.cost_form(request, session)
+    refused = costs.cost_save(request, session, form) if form.is_valid() else None
+    if form.is_valid():
+        if request.htmx:  # the table as it now is, in place: no round trip of a redirect
+            context = table_context(session, request.membership)
+            context.update(live.page_version(request, session))
+            return render(request, "table/session.html#live", context)
+        return redirect("table", session_id=session.pk)
+    if refused is not None and refused.code == "session-closed":  # no form to show it in
+        messages.warning(request, error_text(refused))
+        return _back_to_table(request, session)
+    context = {
+        **table_context(session, request.membership),
+        **live.page_version(request, session),
+        "cost_form": form,
+        "cost_refused": True,
+    }
+    template = "table/session.html#live" if request.htmx else "table/session.html"
+    return render(request, template, context, status=422)
 
 
 @require_http_methods(["GET", "POST"])

@@ -12,14 +12,19 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scorekeeper.models import Game, LedgerLine, Membership, Session
-from scorekeeper.services import access, games, sessions, sharing
+from scorekeeper.models import Game, LedgerLine, Membership, Player, Session
+from scorekeeper.services import access, costs, games, sessions, sharing
 from scorekeeper.views import table
 from tests.views.conftest import HTMX
 
 PAGE_BUDGET = 8
-# A closed night's history also lists its table fee, shared costs and rounding: one read more.
-OVER_BUDGET = {"history, closed": 1}
+OVER_BUDGET = {
+    # A closed night's history also lists its table fee, shared costs and rounding: one read more.
+    "history, closed": 1,
+    # A table lists its shared costs by its running settle-up: one read more, made only when a
+    # cost stands (the scoreboard's statement tells), so a night without one costs no more.
+    "table, a shared cost": 1,
+}
 NIGHTS = pytest.mark.parametrize(
     "played", [0, 100, 10_000], ids=["no game", "100 games", "10,000 games"]
 )
@@ -140,6 +145,14 @@ def in_play(session: Session) -> Game:
     return game
 
 
+def with_cost(session: Session) -> Game:
+    """The busiest table with a shared cost standing in its running settle-up."""
+    players = list(Player.objects.filter(standings__session=session).order_by("name"))
+    costs.cost_add(session=session, reason="ข้าว", baht=Decimal(100), paid_by=players[0],
+                   among=players)  # fmt: skip
+    return in_play(session)
+
+
 def voided(session: Session) -> Game:
     game = finished(session)
     games.game_void(game=game)
@@ -156,6 +169,7 @@ LIVE = {**HTMX, "HTTP_HX_TARGET": "live"}
 # Each page: put the night in the state the page is busiest in, and give the page's address.
 PAGES: dict[str, Callable[[Session], str]] = {
     "table": lambda s: f"/s/{in_play(s).session_id}/",
+    "table, a shared cost": lambda s: f"/s/{with_cost(s).session_id}/",
     "event form": lambda s: f"/s/{s.pk}/games/{in_play(s).pk}/events/head",
     "seats": lambda s: f"/s/{s.pk}/seats",
     "settle up, open": lambda s: f"/s/{s.pk}/settle",

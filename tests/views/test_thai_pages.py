@@ -289,6 +289,7 @@ def pages(e: Evening) -> dict[str, list[str]]:
     }
 
 
+ALONE = {"cost-reason": "ข้าว", "cost-baht": "๑๐๐"}  # a cost shared with nobody: refused
 EVENTS = ["head", "speto", "dummy-discard", "full-discard", "show-speto", "fine"]
 
 
@@ -353,6 +354,10 @@ def posts(e: Evening) -> dict[str, list[tuple[str, dict[str, str]]]]:
         "game-correct": [(f"/s/{n}/games/{e.voided.pk}/correct", {"ending": "knock"})],
         "seats": [(f"/s/{n}/seats", {"seat_0": ""})],
         "settle": [(f"/s/{n}/settle", {"mode": "hub"})],
+        "table-cost-add": [  # the form's errors at the table, and the service's refusal
+            (f"/s/{n}/costs/at-table", {"cost-baht": "เยอะ"}),
+            (f"/s/{n}/costs/at-table", {**ALONE, "cost-paid_by": NAMES[0], "cost-among": NAMES[0]}),
+        ],
         "group-rules": [  # the forms' errors, and the service's refusal beside its field
             (f"/g/{g}/rules", {"kd-stake_level": "custom", "close-fee": "-1", "gz-direction": "ขึ"}),
             (f"/g/{g}/rules", rules_data(**{"close-mode": "hub"})),
