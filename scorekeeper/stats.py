@@ -150,14 +150,30 @@ def _winners(doc: dict[str, Any]) -> set[str]:
     return {min(tied, key=lambda p: order.index(p) if p in order else len(order))}
 
 
+# The games a player's record counts: those with a result, or ended by a fine.
+COUNTED = (Game.Status.SETTLED, Game.Status.FINED)
+
+
 def player_record(player: Player) -> Record:
-    """Gather one player's record from the standings, the games' documents and the ledger."""
+    """Gather one player's record from the standings, the games' documents and the ledger.
+
+    A night is one of the player's nights (their nights, best and worst night, months and chart)
+    only if at least one game they sat in counted in it (`COUNTED`): a night they sat at where
+    no game counted, or none was played, is no night of theirs, never a "worst night" of 0 ฿.
+    This is the one place that says so."""
     record = Record(player)
-    standings = list(
-        Standing.objects.filter(player=player, session__ruleset=KNOCK_DUMMY)
+    games = Game.objects.filter(
+        session__group=player.group, session__ruleset=KNOCK_DUMMY, status__in=COUNTED
+    )
+    played = [g for g in games.only("session_id", "document", "seating") if player.pk in g.seating]
+    nights = {g.session_id for g in played}
+    standings = [
+        st
+        for st in Standing.objects.filter(player=player, session__ruleset=KNOCK_DUMMY)
         .select_related("session")
         .order_by("session__started_at")
-    )
+        if st.session_id in nights
+    ]
     record.sessions = len(standings)
     months: dict[tuple[int, int], Month] = {}
     for st in standings:
@@ -175,14 +191,7 @@ def player_record(player: Player) -> Record:
         if record.worst is None or night < record.worst.session.baht(record.worst.net):
             record.worst = st
     record.months = sorted(months.values(), key=lambda m: m.first_day, reverse=True)
-    games = Game.objects.filter(
-        session__group=player.group,
-        session__ruleset=KNOCK_DUMMY,
-        status__in=[Game.Status.SETTLED, Game.Status.FINED],
-    )
-    for game in games.only("document", "seating"):
-        if player.pk not in game.seating:
-            continue
+    for game in played:
         record.games += 1
         doc = game.document
         name = doc["players"][game.seating.index(player.pk)]

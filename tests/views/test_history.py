@@ -260,3 +260,44 @@ def test_totals_across_nights_are_baht_each_night_at_its_own_value_with_rival_an
     assert [m.nights for m in record.months] == [2]  # both nights this month
     body = en.get(f"/g/{table.group.pk}/players/{ann.pk}").content.decode()
     assert "Nemesis: loses most to" in body and "Month by month" in body
+
+
+def test_a_night_without_a_counted_game_of_the_player_is_no_night_in_their_record(en, table):
+    """Ann wins the one game she plays. Three more nights are no nights of hers: one with no
+    game, one whose only game was voided, one she left before its first game. Counted, each
+    would be a night of 0 ฿ and her "worst night"."""
+    from decimal import Decimal  # noqa: PLC0415
+
+    knock = {
+        "knock": {"player": "Ann", "kind": "normal"},
+        "points": {"Bee": 10, "Cat": 20, "Dan": 30},
+    }
+    games.game_finish(game=games.game_start(session=table), outcome=knock)
+    sessions.session_close(session=table)
+    seated = {"players": ["Ann", "Bee", "Cat", "Dan"], "stake_level": "sian",
+              "point_value": Decimal("0.5")}  # fmt: skip
+    sessions.session_close(session=sessions.session_open(group=table.group, **seated))
+    voided = sessions.session_open(group=table.group, **seated)
+    game = games.game_start(session=voided)
+    games.event_add(game=game, event={"type": "head", "player": "Ann"})
+    games.game_void(game=game)
+    sessions.session_close(session=voided)
+    left = sessions.session_open(group=table.group, **seated)
+    sessions.seat_change(session=left, position=0, player="Eve")  # before the first game
+    eve_knocks = {
+        "knock": {"player": "Eve", "kind": "normal"},
+        "points": {"Bee": 1, "Cat": 2, "Dan": 3},
+    }
+    games.game_finish(game=games.game_start(session=left), outcome=eve_knocks)
+    ann = Player.objects.get(group=table.group, name="Ann")
+    assert ann.standings.count() == 4  # she sat at all four
+    won = table.baht(table.standings.get(player=ann).net)
+    record = player_record(ann)
+    assert won > 0 and record.sessions == 1 and record.games == 1
+    assert record.best_baht == record.worst_baht == won  # not a night of 0 ฿
+    assert record.over_time == [won] and [m.nights for m in record.months] == [1]
+    body = en.get(f"/g/{table.group.pk}/players/{ann.pk}").content.decode()
+    facts = dict(re.findall(r'<th>([^<]+)</th><td class="num">([^<]+)</td>', body))
+    assert facts["Nights"] == "1"
+    worst = re.search(r"<th>Worst night</th><td class=\"num\"><a href=\"([^\"]+)\">", body)
+    assert worst is not None and worst.group(1) == f"/s/{table.pk}/history"
