@@ -126,6 +126,11 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Sessi
     page.locator('form[action$="/events/3/remove"] button').click()  # struck through, and who
     expect(page.locator("ul.played li.reversal del")).to_have_count(1)
     look("table-play")
+    # A shared cost at the table while the game goes on: its form opened in place, one tap.
+    page.locator("#cost-add summary").click()
+    expect(page.locator("#cost-add form")).to_be_visible()
+    look("table-cost-form")
+    page.locator("#cost-add summary").click()
 
     support.open_finish(page)
     look("finish")
