@@ -626,8 +626,16 @@ class MoneyLine(AppendOnly):
 class TabQuerySet(AppendOnlyQuerySet["Tab"]):
     def standing(self) -> "TabQuerySet":
         """The settled tabs that count: none of their settles taken back."""
+        return self.exclude(self._taken_back())
+
+    def with_taken_back(self) -> "TabQuerySet":
+        """Annotate each tab with whether it was taken back (`taken_back`), in the same read."""
+        return self.annotate(taken_back=self._taken_back())  # type: ignore[no-redef]
+
+    @staticmethod
+    def _taken_back() -> models.Exists:
         reversed_ = MoneyLine.objects.filter(tab=models.OuterRef("pk"), reverses__isnull=False)
-        return self.exclude(models.Exists(reversed_.filter(item=MoneyLine.Item.SETTLE)))
+        return models.Exists(reversed_.filter(item=MoneyLine.Item.SETTLE))
 
 
 class Tab(AppendOnly):
@@ -642,6 +650,7 @@ class Tab(AppendOnly):
     recorded_at = models.DateTimeField(default=timezone.now)
 
     objects = TabQuerySet.as_manager()
+    taken_back: bool  # read with_taken_back() only
 
     class Meta:
         ordering = ("id",)

@@ -32,11 +32,10 @@ def context(
         for key, baht in tabs.totals(owed).items()
     ]
     totals.sort(key=lambda row: (row["baht"], row["name"]))
-    latest = Tab.objects.filter(group=group).select_related("by").order_by("-pk")[:SHOWN]
-    standing = set(Tab.objects.standing().filter(group=group).values_list("pk", flat=True))
+    latest = Tab.objects.filter(group=group).with_taken_back().select_related("by")
     return {
         "tab_totals": totals,
-        "tabs": [_tab(tab, tab.pk not in standing, viewer) for tab in latest],
+        "tabs": [_tab(tab, tab.taken_back, viewer) for tab in latest.order_by("-pk")[:SHOWN]],
     }
 
 
