@@ -50,3 +50,38 @@ def fast_password_hashing() -> Generator[None]:
     fast.enable()
     yield
     fast.disable()
+
+
+DATABASE_FIXTURES = (
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+)
+
+
+@pytest.fixture(autouse=True)
+def ledger_audited(request: pytest.FixtureRequest) -> Generator[None]:
+    """After every test that wrote to the database, every night's ledger and every settled tab
+    still audits clean (`manage.py ledger_audit`'s checks): whatever a test did through the app,
+    the money adds up. A test that breaks the ledger on purpose, to see the audit find it, says
+    so with `@pytest.mark.ledger_broken`."""
+    used = [name for name in DATABASE_FIXTURES if name in request.fixturenames]
+    if (marker := request.node.get_closest_marker("django_db")) is not None:
+        used.append("transactional_db" if marker.kwargs.get("transaction") else "db")
+    if (
+        not used
+        or request.node.get_closest_marker("ledger_broken")
+        or "live_server" in (request.fixturenames)
+    ):
+        yield
+        return
+    request.getfixturevalue(used[0])  # set up first, so torn down (rolled back) after the audit
+    yield
+    from scorekeeper.models import Session, Tab  # noqa: PLC0415 (Django set up by now)
+    from scorekeeper.services.debts_audit import tab_audit  # noqa: PLC0415
+    from scorekeeper.services.ledger_audit import session_audit  # noqa: PLC0415
+
+    problems = [f"night {s.pk}: {p}" for s in Session.objects.all() for p in session_audit(s)]
+    problems += [f"settled tab {t.pk}: {p}" for t in Tab.objects.all() for p in tab_audit(t)]
+    assert problems == [], "the ledger no longer audits clean after this test"

@@ -7,6 +7,10 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
+# Old rows written by hand to the schema of their day, to see them moved: not a night the app
+# played, so the audit after each test (tests/conftest.py) does not read them.
+pytestmark = pytest.mark.ledger_broken
+
 BEFORE = [("scorekeeper", "0004_race_games")]
 AFTER = [("scorekeeper", "0005_keys_in_audit")]
 

@@ -15,6 +15,7 @@ from tests.services.conftest import make_session
 FAKE = "Sat\nsession 99 (Sun): all paid\x1b[2K"
 
 
+@pytest.mark.ledger_broken  # on purpose: the audit must find it
 def test_ledger_audit_writes_a_control_character_in_a_group_name_out(db):
     night = make_session()
     Group.objects.filter(pk=night.group_id).update(name=FAKE)  # as an old row might hold it

@@ -60,6 +60,7 @@ def test_a_void_an_undo_and_an_event_taken_back_reverse_what_was_handed_over(db)
     assert session_audit(night) == []
 
 
+@pytest.mark.ledger_broken  # on purpose: the audit must find it
 def test_a_payment_at_the_table_that_pays_no_line_is_found_by_the_audit(table):
     game = games.game_start(session=table)
     games.event_add(game=game, event=HEAD)

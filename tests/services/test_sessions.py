@@ -157,6 +157,7 @@ def test_the_ledger_refuses_updates_and_deletes(table):
         LedgerLine.objects.all().delete()
 
 
+@pytest.mark.ledger_broken  # on purpose: the audit must find it
 def test_the_audit_notices_running_totals_that_drifted_from_the_ledger(table):
     play(table)
     table.standings.filter(player__name="Ann").update(net=999)

@@ -87,6 +87,7 @@ def test_a_cost_and_a_table_fee_are_bounded_at_a_million_baht(client, group):
     assert client.post(f"/s/{night.pk}/settle", {**fee, "fee": "1000000"}).status_code == 302
 
 
+@pytest.mark.ledger_broken  # totals set by hand, a step from what a transfer holds
 def test_a_cost_or_a_close_that_would_take_a_total_past_the_ledger_is_refused(group):
     night = sessions.session_open(
         group=group, players=list(SEATS.values()), stake_level="sian",
@@ -171,6 +172,7 @@ def test_a_night_at_the_largest_values_plays_until_refused_then_closes_reads_and
     assert "no problem" in out.getvalue()
 
 
+@pytest.mark.ledger_broken  # stored by hand above the bounds
 def test_a_night_stored_above_the_bounds_still_reads_and_exports(client, group):
     night = sessions.session_open(
         group=group, players=list(SEATS.values()), stake_level="custom",

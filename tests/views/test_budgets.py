@@ -28,6 +28,11 @@ OVER_BUDGET = {
 NIGHTS = pytest.mark.parametrize(
     "played", [0, 100, 10_000], ids=["no game", "100 games", "10,000 games"]
 )
+
+# Long nights are copied in bulk by the database (add_settled_games), standings left as they
+# were: not a night the app played, so the audit after each test (tests/conftest.py) skips them.
+pytestmark = pytest.mark.ledger_broken
+
 KNOCK = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 1, "Cat": 2, "Dan": 3}}
 
 

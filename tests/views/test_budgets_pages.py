@@ -26,6 +26,11 @@ from tests.views.test_budgets import PAGE_BUDGET, add_settled_games
 from tests.views.test_budgets_record import BUDGET as PAYMENT_BUDGET
 from tests.views.test_scoresheet import dummy_data
 
+# Long nights are copied in bulk by the database (add_settled_games), standings left as they
+# were: not a night the app played, so the audit after each test (tests/conftest.py) skips them.
+pytestmark = pytest.mark.ledger_broken
+
+
 SIZES = [0, 100, 10_000]
 NIGHTS = pytest.mark.parametrize("played", SIZES[1:], ids=["100 games", "10,000 games"])
 PLAYERS = ["Ann", "Bee", "Cat", "Dan"]

@@ -14,6 +14,11 @@ from scorekeeper.services import games, sessions
 from tests.views.conftest import HTMX, finish_data
 from tests.views.test_budgets import add_settled_games
 
+# Long nights are copied in bulk by the database (add_settled_games), standings left as they
+# were: not a night the app played, so the audit after each test (tests/conftest.py) skips them.
+pytestmark = pytest.mark.ledger_broken
+
+
 # Saving a game: the Django session, the game with its session and group, the phone's
 # memberships, the game locked, its events, INSERT the lines, UPDATE the standings, UPDATE the
 # game, INSERT its audit entry.
