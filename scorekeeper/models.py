@@ -458,8 +458,9 @@ class LedgerLineQuerySet(AppendOnlyQuerySet["LedgerLine"]):
             as_voided = Q(game__status=Game.Status.VOIDED) & (kept_event | saved_result)
             lines = lines.filter(Q(reversed_by__isnull=True) | as_voided)
         lines = lines.exclude(item=LedgerLine.PAYMENT)  # paid at the table: still the game's net
-        if games is not None:
-            lines = lines.filter(game_id__in=list(games))
+        if games is not None:  # a query of ids stays one: read in the same statement
+            ids = games if isinstance(games, models.QuerySet) else list(games)
+            lines = lines.filter(game_id__in=ids)
         nets: dict[Any, dict[int, int]] = {}
         rows = lines.values(by, "payer_id", "payee_id").annotate(total=models.Sum("amount"))
         for row in rows.order_by():

@@ -240,14 +240,19 @@ def _game_nets(session: Session, players: Sequence[Player]) -> list[tuple[int, d
     standing nets, a score sheet hand's scores. A night closed by every line as booked
     (Session.NetsReading.BOOKED) is read so, as its fee lines were charged."""
     name = {p.pk: p.name for p in players}
-    counted = list(session.games.counted().order_by("number").values("pk", "number", "scores"))
+    counted = session.games.counted()
     if session.is_scoresheet:
-        return [(g["number"], dict(g["scores"] or {})) for g in counted]
+        hands = counted.order_by("number").values_list("number", "scores")
+        return [(number, dict(scores or {})) for number, scores in hands]
     booked = not session.is_open and session.nets_reading == Session.NetsReading.BOOKED
-    nets = LedgerLine.objects.game_nets(session, games=[g["pk"] for g in counted], booked=booked)
+    # One statement: a counted game's number is its own (one_standing_game_per_number); a game
+    # with no line standing wins nothing, so pays no fee, and is left out.
+    nets = LedgerLine.objects.game_nets(
+        session, games=counted.values_list("pk", flat=True), by="game__number", booked=booked
+    )
     return [
-        (g["number"], {name.get(p, str(p)): n for p, n in nets.get(g["pk"], {}).items()})
-        for g in counted
+        (number, {name.get(p, str(p)): n for p, n in nets[number].items()})
+        for number in sorted(nets)
     ]
 
 
