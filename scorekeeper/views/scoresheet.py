@@ -74,7 +74,8 @@ from scorekeeper.views.access import (
     transfer_for,
 )
 from scorekeeper.views.paging import page_asked
-from scorekeeper.views.sums import assumed_text
+from scorekeeper.views.sums import SumLine
+from scorekeeper.views.sums import context as sums_context
 
 OPEN_FORMS: dict[str, type[ScoresheetOpenForm]] = {DUMMY: DummyOpenForm, GONG_ZHU: GongZhuOpenForm}
 type HandForm = GongZhuHandForm | DummyHandForm
@@ -287,7 +288,7 @@ def _running_settle_up(session: Session, state: scoresheet.ScoresheetState) -> d
     if not (session.is_open and settle_up.money(session)):
         return {"settle_now": []}
     money = sums.night_sums(session, state.players, state.money, state.money, state.costs)
-    return {"settle_now": settle_now(money, state.players), "sums_assumed": assumed_text(money)}
+    return {"settle_now": settle_now(money, state.players), **sums_context(money)}
 
 
 def sheet_context(session: Session, page: str | None = None) -> dict[str, Any]:
@@ -591,7 +592,10 @@ def transfer_rows(session: Session) -> list[dict[str, Any]]:
     ]
 
 
-def settle_context(session: Session, viewer: Membership | None = None) -> dict[str, Any]:
+def settle_context(
+    session: Session, viewer: Membership | None = None, *, with_sums: bool = False
+) -> dict[str, Any]:
+    """The end of the match; `with_sums`: each player's sum of a closed night for money too."""
     context = _sheet(session)
     # Only scoresheet_close makes transfers, and only for Gong Zhu played for money.
     rows = transfer_rows(session) if context["money"] and not session.is_open else []
@@ -601,18 +605,25 @@ def settle_context(session: Session, viewer: Membership | None = None) -> dict[s
         {"payer": p.payer, "payee": p.payee, "points": p.points, "baht": session.baht(p.points)}
         for p in state.pairwise
     ]
+    if with_sums and context["money"] and not session.is_open:  # as the close wrote it
+        money = sums.night_sums(session, state.players, state.money, state.money, state.costs)
+        context.update(sums_context(money))
     return {
         **context,
         "transfers": rows,
         "pairwise": pairwise if context["money"] else [],
-        "share": _share_text(session, state, rows),
+        "share": _share_text(session, state, rows, context.get("sums", [])),
     }
 
 
 def _share_text(
-    session: Session, state: scoresheet.ScoresheetState, rows: list[dict[str, Any]]
+    session: Session,
+    state: scoresheet.ScoresheetState,
+    rows: list[dict[str, Any]],
+    money: list[SumLine],
 ) -> str:
-    """The end of the match as plain text to paste into a LINE chat."""
+    """The end of the match as plain text to paste into a LINE chat; for money, each player's
+    sum (views.sums) before who pays whom."""
     lines = [
         f"{_('Scorekeeper')} · {session.group.name} · {date_text(session.started_at)}",
         f"{session.get_ruleset_display()} · {target_text(session)}",
@@ -625,6 +636,7 @@ def _share_text(
         lines.append(_("Winner: %(names)s") % {"names": ", ".join(state.winners)})
     if state.pigs:
         lines.append(_("The pig (หมู): %(names)s") % {"names": ", ".join(state.pigs)})
+    lines += [line.text for line in money]
     if rows:
         lines.append(_("Who pays whom:"))
     for paid in rows:
@@ -659,7 +671,7 @@ def settle(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         if error is None:
             return redirect("scoresheet-settle", session_id=session.pk)
     context = {
-        **settle_context(session, request.membership),
+        **settle_context(session, request.membership, with_sums=True),
         "membership": request.membership,
         "error": error,
     }

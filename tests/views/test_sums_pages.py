@@ -15,12 +15,13 @@ from django.test import Client
 
 from scorekeeper.card import NightCard, card_png, card_svg
 from scorekeeper.models import Membership, Session, ShareLink
-from scorekeeper.services import games, group_rules, sessions, settle_up, sharing
+from scorekeeper.services import games, group_rules, scoresheet, sessions, settle_up, sharing
 from scorekeeper.services.group_rules import Close, Usual
 from scorekeeper.views.share import night, night_card
 from tests.services.test_sums import engine_points
 from tests.test_card import drawn_texts
 from tests.views.test_budgets import PAGE_BUDGET, add_settled_games, statements
+from tests.views.test_budgets_pages import GONG_ZHU_HAND
 
 SCREENS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screens"
 RESULT = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 10, "Cat": 20, "Dan": 33}}
@@ -171,3 +172,16 @@ def test_a_usual_fee_per_game_costs_the_pages_no_statement_past_their_budget(cli
     assert counts() == at_first and max(at_first) <= PAGE_BUDGET
     body = html.unescape(client.get(pages[2]).content.decode())
     assert "ต๋ง 20 ฿ ต่อเกมจากคนชนะ เข้า เจ้าบ้าน" in body and "เจ้าบ้าน" in totals(body)
+
+
+def test_the_end_of_a_gong_zhu_match_for_money_sums_each_player_as_its_transfers_pay(client, gong):
+    scoresheet.hand_record(session=gong, hand=GONG_ZHU_HAND)
+    choices = settle_up.Choices(fee=Decimal(10), fee_per="night", rounding=5)
+    scoresheet.scoresheet_close(session=gong, choices=choices)
+    body = client.get(f"/s/{gong.pk}/race/settle").content.decode()
+    shown = totals(body)
+    paid = transfer_nets(gong)
+    assert shown == {name: paid[name] for name in shown} and set(shown) >= set(paid)
+    assert shown["เจ้าบ้าน"] == Decimal(40) and all("− ต๋ง 10 ฿" in e for e in equations(body)[:-1])
+    text = html.unescape(re.search(r'id="share"[^>]*>([^<]*)<', body)[1])  # type: ignore[index]
+    assert all(line in text for line in equations(body))
