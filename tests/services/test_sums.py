@@ -13,6 +13,7 @@ from scorekeeper.rules import settle_up as rules
 from scorekeeper.rules.money import baht
 from scorekeeper.services import costs, games, group_rules, sessions, settle_up, sums
 from scorekeeper.services.group_rules import Close, Usual
+from tests.rules.test_settle_up_sums import paid_nets
 from tests.services.conftest import make_session
 from tests.services.test_ledger_machine import engine_nets
 
@@ -92,14 +93,6 @@ def engine_points(night: Session) -> Counter[str]:
     return won
 
 
-def transfer_nets(payments) -> Counter[str]:
-    held: Counter[str] = Counter()
-    for t in payments:
-        held[t.payer] -= t.baht
-        held[t.payee] += t.baht
-    return held
-
-
 def check(money: sums.Sums, night: Session, paid: Counter[str]) -> None:
     won = engine_points(night)
     for row in money.rows:
@@ -117,7 +110,7 @@ def test_each_total_is_its_parts_and_its_transfers_open_and_closed(db, seed):
     players, nets, balances, cost_nets = standing(night)
     running = sums.night_sums(night, players, nets, balances, cost_nets)
     assert running.assumed
-    check(running, night, transfer_nets(running.payments))
+    check(running, night, paid_nets(running.payments))
     # The close with the group's usual choices makes the transfers the running sums promised.
     sessions.session_close(session=night, choices=sums.running_choices(night, players))
     night = Session.objects.get(pk=night.pk)
@@ -125,7 +118,7 @@ def test_each_total_is_its_parts_and_its_transfers_open_and_closed(db, seed):
     closed = sums.night_sums(night, players, nets, balances, cost_nets)
     assert not closed.assumed and closed.payments == []
     stored = night.transfers.select_related("payer", "payee")
-    paid = transfer_nets(
+    paid = paid_nets(
         rules.Payment(t.payer.name, t.payee.name if t.payee else rules.HOUSE, t.baht)
         for t in stored
     )
