@@ -220,7 +220,11 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         session,
         template="table/session.html",
         part="live",
-        context=lambda: table_context(session, request.membership),
+        # A poll leaves the cost form as the phone has it: no need to send it (_costs_now.html).
+        context=lambda: {
+            **table_context(session, request.membership),
+            "poll": bool(request.htmx) and request.htmx.target == "live",
+        },
     )
 
 

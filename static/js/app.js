@@ -367,26 +367,12 @@
     if (focused && region.contains(focused) && focused.matches("input, select, textarea")) {
       return true;
     }
-    // A form shown again with why it was refused holds what was typed, as its defaults.
-    if (region.querySelector("details[open] form[data-refused]")) return true;
     return [...region.querySelectorAll("form")].some((form) => [...form.elements].some(changed));
   }
   document.addEventListener("htmx:beforeRequest", (event) => {
     const region = event.detail.elt;
     if (!region.matches("[data-live]") || event.detail.requestConfig.verb !== "get") return;
     if (document.hidden || editing(region)) event.preventDefault();
-  });
-  // A <details> opened in the region (the table's cost form) stays open when a poll swaps the
-  // region: nothing in it was typed yet (else the poll was skipped), so its new copy is as good.
-  let opened = [];
-  document.addEventListener("htmx:beforeSwap", (event) => {
-    const region = event.detail.target;
-    if (!region.matches("[data-live]") || event.detail.requestConfig.verb !== "get") return;
-    opened = [...region.querySelectorAll("details[open][id]")].map((details) => details.id);
-  });
-  document.addEventListener("htmx:afterSwap", () => {
-    for (const id of opened) document.getElementById(id)?.setAttribute("open", "");
-    opened = [];
   });
   function refresh() {
     if (document.hidden || !window.htmx) return;

@@ -46,6 +46,7 @@ GUARDED = {
     "settle": ("post", HOST),
     "cost-add": ("post", PLAYER),
     "cost-remove": ("post", PLAYER),
+    "table-cost-add": ("post", PLAYER),
     "summary": ("get", VIEWER),
     "summary-card": ("get", VIEWER),
     "share-revoke": ("post", HOST),

@@ -87,6 +87,15 @@ def test_the_table_offers_the_cost_form_paid_by_this_phones_player_shared_by_tho
     assert 'value="Ann"' in form  # who left may still be named
 
 
+def test_a_poll_keeps_the_cost_form_the_phone_has_and_brings_the_costs(en, table):
+    en.post(at_table(table), COST)
+    poll = en.get(f"/s/{table.pk}/?v=0", HTTP_HX_TARGET="live", **HTMX).content.decode()
+    assert 'data-cost="ข้าวผัด"' in poll  # the costs and the figures: what changed
+    kept = re.search(r'<details id="cost-add"[^>]*>(.*?)</details>', poll, re.S)
+    assert kept is not None and 'hx-preserve="true"' in kept.group(0)
+    assert "<form" not in kept.group(1)  # the phone keeps its own: open, typed, refused
+
+
 def test_a_cost_saved_at_the_table_is_back_at_the_table_in_its_running_settle_up(en, in_play):
     session = in_play.session
     en.post(f"/s/{session.pk}/games/{in_play.pk}/finish", finish_data())
@@ -136,7 +145,7 @@ def test_a_refused_cost_comes_back_as_typed_with_why_in_thai(table, client: Clie
         assert response.status_code == 422
         assert ("<html" in body) != bool(headers)
         form = the_form(body)
-        assert '<details id="cost-add" class="add-cost" open>' in form and "data-refused" in form
+        assert '<details id="cost-add" class="add-cost" open>' in form
         assert "เลือกว่าใครหารค่าใช้จ่ายนี้กับคนที่จ่าย" in form  # why, in Thai
         assert 'value="ข้าวผัด"' in form and 'value="๔๐๐"' in form  # as typed, Thai digits too
         assert chosen(form) == "Dan" and ticked(form) == ["Dan"]
