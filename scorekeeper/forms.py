@@ -456,7 +456,7 @@ class TieForm(forms.Form):
 
 
 class SettleForm(forms.Form):
-    """How the host closes the night (issue 21, item 2): the transfers, the table fee (ต๋ง) and
+    """How the host closes the night: the transfers, the table fee (ต๋ง) and
     the rounding. Every field has a default, so a night closes with one tap."""
 
     mode = forms.ChoiceField(

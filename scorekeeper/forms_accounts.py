@@ -1,4 +1,4 @@
-"""Sign-up and sign-in with a name as a Thai table writes it (issue 19, item 6).
+"""Sign-up and sign-in with a name as a Thai table writes it.
 
 Django's username accepts letters, digits and @.+-_ only: a Thai name with a vowel or tone mark
 (กิ่ง, น้ำ) is refused, and its NFKC folding splits ำ in two. Here the name is cleaned as every

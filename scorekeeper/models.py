@@ -51,7 +51,7 @@ class Player(models.Model):
     # name recorded before names were cleaned keeps its own key if another took that one first.
     key = models.CharField(max_length=80)
     created_at = models.DateTimeField(default=timezone.now)
-    # Where this player is paid (issue 21, item 3): PromptPay's digits (a mobile number, a national
+    # Where this player is paid by PromptPay: its digits (a mobile number, a national
     # or tax id, or an e-wallet id), set by the member who said "this is me". A mobile number is
     # shown whole to the others only if `promptpay_public`; an id is always masked to them.
     promptpay = models.CharField(max_length=20, blank=True)
@@ -133,11 +133,11 @@ class Session(models.Model):
     started_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
 
-    # Pay as you go (issue 21, item 1): every game's and event's lines are handed over at the
-    # table as they are written, and leave the settle-up; else everything is settled at the end.
+    # Pay as you go (rule 80): every game's and event's lines are handed over at the table as
+    # they are written, and leave the settle-up; else everything is settled at the end.
     pays_at_table = models.BooleanField(default=False)
 
-    # The settle-up in baht (issue 21, item 2), chosen by the host when the night closes: the
+    # The settle-up in baht, chosen by the host when the night closes: the
     # table fee (ต๋ง) per game from its winner or per night from each player, to `fee_to` (none:
     # the house); transfers rounded to `rounding` whole baht (0: exact), the residue carried by
     # `rounding_by`. Kept so the audit can check the fee and rounding lines written then.
@@ -348,7 +348,7 @@ class Event(models.Model):
 
 
 class Transfer(models.Model):
-    """A payment the settle-up asks for at the end of a session, in baht (issue 21, item 2)."""
+    """A payment the settle-up asks for at the end of a session, in baht."""
 
     class Mode(models.TextChoices):
         FEWEST = "fewest", _("fewest transfers")
@@ -356,21 +356,21 @@ class Transfer(models.Model):
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="transfers")
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    # None: the house, which a table fee may go to (issue 21, item 2).
+    # None: the house, which a table fee may go to.
     payee = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     baht = models.DecimalField(max_digits=12, decimal_places=2)
     mode = models.CharField(max_length=8, choices=Mode.choices)
     created_at = models.DateTimeField(default=timezone.now)
-    # Who tapped "received", and when (issue 21, item 5); who tapped "paid" is on the payment's
+    # Who tapped "received", and when; who tapped "paid" is on the payment's
     # money line (`MoneyLine.by`, item `paid`), which says whether it is paid.
     received_by = models.ForeignKey(
         "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     received_at = models.DateTimeField(null=True, blank=True)
     # Not columns: set where the transfer is read to change it (sessions.lock_transfer), the
-    # standing money lines that pay it and carry it to next time (issue 21, items 4 and 5).
+    # standing money lines that pay it and carry it to next time.
     carried: bool
     payment: "MoneyLine | None"
     carry: "MoneyLine | None"
@@ -499,7 +499,7 @@ class LedgerLine(AppendOnly):
     reverses = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
     )
-    # Who tapped a payment's "paid" (issue 21, item 5); the game's lines are the engine's.
+    # Who tapped a payment's "paid"; the game's lines are the engine's.
     by = models.ForeignKey(
         "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -550,8 +550,8 @@ class Cost(models.Model):
 
 class MoneyLine(AppendOnly):
     """A line of a group's money ledger, in baht (not points: nights may have different point
-    values): a night's shared costs, table fee and rounding, the payment of a settle-up transfer
-    (issue 21, item 2); a transfer carried to next time, and the carried debt paid (item 4).
+    values): a night's shared costs, table fee and rounding, the payment of a settle-up transfer;
+    a transfer carried to next time, and the carried debt paid.
     Never updated, never deleted; a mistake is taken back by a reversing line."""
 
     UNIT = "baht"
@@ -832,7 +832,7 @@ class Invite(models.Model):
 
 class ShareLink(models.Model):
     """A night shown read-only to whoever holds the link, without an account: a friend, or a
-    chat app's preview fetcher (issue 21, item 8). The host can revoke it."""
+    chat app's preview fetcher. The host can revoke it."""
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="share_links")
     token = models.CharField(max_length=64, unique=True)  # 192 random bits, URL-safe

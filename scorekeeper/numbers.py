@@ -1,7 +1,7 @@
 """Numbers as a Thai table types them: Thai digits (๐-๙), a typographic minus, thousands commas.
 
 Every number field of the app reads through `WholeNumberField` or `AmountField`, so ๑๒๐, −20 and
-1,200 mean 120, -20 and 1200 wherever they are typed (issue 20, item 2).
+1,200 mean 120, -20 and 1200 wherever they are typed.
 """
 
 from typing import Any

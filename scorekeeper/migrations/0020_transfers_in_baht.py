@@ -1,4 +1,4 @@
-"""Restate the settle-up of nights already closed in baht (issue 21, item 2): its own
+"""Restate the settle-up of nights already closed in baht: its own
 migration, so that PostgreSQL checks the rows it writes before the schema changes again."""
 
 from decimal import ROUND_HALF_UP, Decimal
@@ -9,7 +9,7 @@ from django.db.migrations.state import StateApps
 
 
 def transfers_in_baht(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    """Restate the settle-up of nights already closed in baht (issue 21, item 2).
+    """Restate the settle-up of nights already closed in baht.
 
     Each transfer's points become its baht at its night's point value, rounded half up to the
     satang as they were shown. Its payment, a points ledger line then, is restated as a money

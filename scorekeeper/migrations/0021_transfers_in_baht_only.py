@@ -1,4 +1,4 @@
-"""A transfer is in baht alone (issue 21, item 2): its points go, once 0020 restated them."""
+"""A transfer is in baht alone: its points go, once 0020 restated them."""
 
 from django.db import migrations, models
 

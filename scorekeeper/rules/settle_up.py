@@ -1,4 +1,4 @@
-"""The night's settle-up in baht (issue 21, item 2): what each player won or lost in points at the
+"""The night's settle-up in baht: what each player won or lost in points at the
 night's point value, with the night's baht lines (shared costs, the table fee ต๋ง, rounding), and
 the transfers that settle it, to the satang.
 
@@ -137,7 +137,7 @@ def biggest_winner(held: Mapping[str, Decimal]) -> str | None:
 
 def rounding(held: Mapping[str, Decimal], step: int, carrier: str) -> list[Line]:
     """Round every player's baht but the carrier's to `step` whole baht (half up, 0: leave it), each
-    residue a line with the carrier, who so carries it all (rounding, issue 21, item 2).
+    residue a line with the carrier, who so carries it all.
 
     The house is not rounded: a fee is paid as it is. When a point value of more than two places
     leaves the rounded points a satang or two from zero, the carrier takes that too (`plan`).

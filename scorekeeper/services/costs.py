@@ -1,6 +1,6 @@
-"""Shared costs of the night (ค่าใช้จ่ายร่วม: food, drinks; issue 21, item 2): who paid, how
-much, shared among whom. Each is a set of lines of the money ledger in baht, one a share, in the
-settle-up beside the games; taking one back reverses its lines, visibly."""
+"""Shared costs of the night (ค่าใช้จ่ายร่วม: food, drinks): who paid, how much, shared among
+whom. Each is a set of lines of the money ledger in baht, one a share, in the settle-up beside
+the games; taking one back reverses its lines, visibly."""
 
 from collections.abc import Sequence
 from decimal import Decimal

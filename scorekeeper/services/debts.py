@@ -1,4 +1,4 @@
-"""Carried to next time, ติดไว้ก่อน (issue 21, item 4): a settle-up transfer not paid tonight
+"""Carried to next time, ติดไว้ก่อน: a settle-up transfer not paid tonight
 stays owed across nights, in baht, until it is paid.
 
 Carrying and paying are lines of the group's money ledger (`MoneyLine`), each audited; a

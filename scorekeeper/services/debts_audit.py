@@ -1,5 +1,5 @@
 """The audit of a night's money ledger in baht, part of its ledger audit: transfers paid and
-carried across nights (issue 21, items 4 and 5), shared costs (item 2).
+carried across nights, shared costs.
 
 A payment or a carry is its transfer's, in baht; a transfer is paid or carried, once at most,
 and a carried debt paid once at most; a settle pays its carry exactly; a shared cost's lines are

@@ -282,8 +282,8 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
             }
         )
 
-    # The money ledger in baht (issue 21, items 2 and 4): a session's export holds its own lines;
-    # the payments of debts carried across nights belong to the group's.
+    # The money ledger in baht (shared costs, fee, rounding, transfers paid or carried): a
+    # session's export holds its own lines; payments of debts carried across nights are the group's.
     money = list(MoneyLine.objects.filter(group=group).order_by("pk"))
     if not whole_group:
         money = [m for m in money if m.session_id in session_at and m.item != MoneyLine.Item.SETTLE]

@@ -353,7 +353,7 @@ def game_paid_at_table(
 ) -> list[LedgerLine]:
     """Note that a game's lines so far (or one event's) were handed over at the table, as rules
     80 and 86-87 have it: their payments take them out of the settle-up, so nobody is asked
-    twice (issue 21, item 1). A void, an undo or an event taken back reverses them too."""
+    twice. A void, an undo or an event taken back reverses them too."""
     game = lock_game(game)
     session = game.session
     if once.replayed(idempotency_key, "paid-at-table", session_id=session.pk) is not None:
@@ -382,7 +382,7 @@ def game_paid_at_table(
     return new
 
 
-UNDO_SECONDS = 60  # how long the last save can be taken back with one tap (issue 20, item 3)
+UNDO_SECONDS = 60  # how long the last save can be taken back with one tap, then it stands
 
 
 def undo_until(game: Game) -> datetime | None:

@@ -37,7 +37,7 @@ def standings_add(session: Session, deltas: Mapping[int, Delta]) -> None:
 
     One of the app's two statements written as SQL: it runs with every line written, inside the
     write transaction, and the same UPDATE built from `Case`/`When`/`F()` expressions cost the ORM
-    about 2 ms of CPU against 35 µs for this text (measured for issue 18). Only placeholders are
+    about 2 ms of CPU against 35 µs for this text (docs/performance.md). Only placeholders are
     interpolated.
     """
     changed = {p: d for p, d in deltas.items() if d.net or d.settled}
@@ -93,7 +93,7 @@ def lines_write_many(
 ) -> list[LedgerLine]:
     """Store lines of one game, each with the event that made it (None: the game's result), in
     one INSERT; update the standings. `at_table`: the night pays as it goes, so each line is
-    handed over at once, a payment beside it in the same INSERT (issue 21, item 1)."""
+    handed over at once (rule 80), a payment beside it in the same INSERT."""
     new = [
         LedgerLine(
             session=session,

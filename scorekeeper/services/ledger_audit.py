@@ -1,10 +1,10 @@
-"""The ledger audit: a session's ledger checked from scratch against the rules (issue 19, item 3).
+"""The ledger audit: a session's ledger checked from scratch against the rules.
 
 What is stored is trusted for nothing. Every game is settled again from its stored document and
 events; its lines must be exactly those, each owned by the game or the event that made it. A
 reversal must mirror the line it reverses, and a voided game must have every line reversed once.
 Every line belongs to a game or a transfer. A closed night's fee and rounding lines must be a
-fresh settle-up's and its transfers must settle it exactly, in baht (issue 21, item 2). The
+fresh settle-up's and its transfers must settle it exactly, in baht. The
 running totals must equal the ledger's replay.
 The debts the night carried to next time are checked too (services/debts_audit.py).
 `manage.py ledger_audit` and every import run it; an empty list means all is well.

@@ -1,4 +1,4 @@
-"""Paying up (issue 21, items 3 and 5): which player a member is, and where that player is paid.
+"""Paying up: which player a member is, and where that player is paid (PromptPay).
 
 A player is one live member's (a database constraint, Membership's `one_live_claim_per_player`):
 only that member saves where the player is paid, so nobody can send a payer's money to

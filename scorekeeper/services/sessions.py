@@ -301,7 +301,7 @@ def _name(player: Player) -> str:
 def lock_transfer(transfer: Transfer) -> Transfer:
     """Lock the transfer's session (as `lock` does) and the transfer with it, read afresh with
     who pays whom; then read the lines that stand for it: `payment`, `carry` (and `carried`,
-    whether it is carried to next time, issue 21, items 4 and 5).
+    whether it is carried to next time).
 
     Those lines are read by a statement after the lock's own: PostgreSQL answers a statement
     that waited for a lock with whatever else it reads as it was before the wait, so a carry

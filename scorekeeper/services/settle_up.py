@@ -1,4 +1,4 @@
-"""The night's settle-up in baht (issue 21, item 2): read what the night holds, plan who pays
+"""The night's settle-up in baht: read what the night holds, plan who pays
 whom with its shared costs, table fee and rounding (rules.settle_up), and, at the close, write
 the fee and rounding lines and the transfers. Both kinds of night for money use it: Knock Dummy
 and Gong Zhu."""

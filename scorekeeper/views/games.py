@@ -119,7 +119,7 @@ def undo(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespons
 @require_POST
 def paid_at_table(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
     """Note that the game's lines so far (or one event's, `event`) were handed over at the table:
-    they leave the settle-up (issue 21, item 1)."""
+    they leave the settle-up (rule 80: paid as the game goes)."""
     game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
     number = request.POST.get("event")
     try:

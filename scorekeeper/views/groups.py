@@ -160,7 +160,7 @@ def rules(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 @require_POST
 def debt_paid(request: HtmxHttpRequest, group_id: int, debt_id: int) -> HttpResponse:
     """A debt carried across nights is paid (`undo`: not after all), at the night whose page it
-    was tapped on (`night`), else between nights (issue 21, item 4). Tapped twice, or on two
+    was tapped on (`night`), else between nights. Tapped twice, or on two
     phones, the second is refused and the page says so."""
     group = group_for(request, group_id, PLAYER)
     debt = get_object_or_404(MoneyLine, pk=debt_id, group=group, item=MoneyLine.Item.CARRY)

@@ -17,7 +17,7 @@ from django.urls import reverse
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import AuditEntry, Session
 
-POLL_SECONDS = 2  # every phone follows a save within this (issue 20, item 1)
+POLL_SECONDS = 2  # every phone at the table shows another phone's save within this
 
 
 def version(session_id: int) -> int:

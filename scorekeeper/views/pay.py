@@ -1,4 +1,4 @@
-"""Paying a transfer by PromptPay (issue 21, item 3): the QR code with the amount, the number
+"""Paying a transfer by PromptPay: the QR code with the amount, the number
 to copy, and the number as the others may see it."""
 
 import datetime as dt
@@ -81,7 +81,7 @@ def with_pay(rows: list[dict[str, Any]], viewer: Membership | None) -> list[dict
 
 
 def debt_rows(lines: Iterable[MoneyLine], viewer: Membership | None) -> list[dict[str, Any]]:
-    """Debts carried across nights (issue 21, item 4), each paid or not (`paid_at`, when the
+    """Debts carried across nights, each paid or not (`paid_at`, when the
     reader says), with how to pay it by PromptPay while it is owed, and whether the payee's
     number changed since its night's transfers were made (when the night closed)."""
     rows = []
@@ -96,10 +96,10 @@ def debt_rows(lines: Iterable[MoneyLine], viewer: Membership | None) -> list[dic
 
 
 def transfer_step(request: HtmxHttpRequest, transfer: Transfer) -> str | None:
-    """Take the step the transfer's form asks (issue 21, item 5): paid, received, or back to
-    unpaid (the host's alone once it was received); carried to next time or not after all
-    (item 4). The payer and payee tap for themselves, or anyone at the table for them on a
-    shared phone: the audit says who tapped.
+    """Take the step the transfer's form asks: paid, received, or back to unpaid (the host's
+    alone once it was received); carried to next time or not after all. The payer and payee
+    tap for themselves, or anyone at the table for them on a shared phone: the audit says who
+    tapped.
 
     Return why the step was refused, in the visitor's language (a double tap, another phone
     first, a host's step): the page shows it above the transfers as they are now."""

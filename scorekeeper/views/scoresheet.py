@@ -552,7 +552,7 @@ def settle_now(money: sums.Sums, players: list[Player]) -> list[dict[str, Any]]:
 
 def transfer_rows(session: Session) -> list[dict[str, Any]]:
     """Who pays whom, each paid or not by the payment line that stands (not reversed), with who
-    tapped "paid" and when; or carried to next time (issue 21, item 4), with who tapped and
+    tapped "paid" and when; or carried to next time, with who tapped and
     whether the debt was paid since. One statement."""
     standing = (
         MoneyLine.objects.standing()
@@ -679,9 +679,9 @@ def settle(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     # The group's own rules are where the close starts, their players only if at the table.
     initial = close_initial(group_rules.usual_of(session.group), players)
     context["form"] = form or SettleForm(players=[p.name for p in players], initial=initial)
-    if context["money"]:  # debts carried from earlier nights, beside these (issue 21, item 4)
+    if context["money"]:  # debts carried from earlier nights, beside tonight's transfers
         context["debts"] = pay.debt_rows(debts.for_night(session), request.membership)
-        context |= costs.context(session, players)  # and the night's baht lines (item 2)
+        context |= costs.context(session, players)  # and the night's costs, fee and rounding
     return render(request, "scoresheet/settle.html", context, status=422 if error else 200)
 
 
@@ -743,7 +743,7 @@ def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             "hands": hands,
             "page": page,
             "membership": request.membership,
-            # A closed match for money: its table fee, shared costs and rounding (issue 21).
+            # A closed match for money: its table fee, shared costs and rounding, in baht.
             "money_lines": (
                 costs.night_lines(session) if context["money"] and not session.is_open else []
             ),

@@ -1,4 +1,4 @@
-"""Sharing a night (issue 21, items 6-8): its summary with a share button, its PNG card, and a
+"""Sharing a night: its summary with a share button, its PNG card, and a
 read-only share link whose Open Graph tags a chat app's preview fetcher reads without cookies."""
 
 from typing import Any
