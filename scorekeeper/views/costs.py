@@ -1,4 +1,4 @@
-"""Shared costs of the night (ค่าใช้จ่ายร่วม; issue 21, item 2): added at the settle-up while
+"""Shared costs of the night (ค่าใช้จ่ายร่วม): added at the settle-up while
 the night is open, taken back by a visible reversal; and the night's money lines in baht (costs,
 the table fee, rounding) as the settle-up and the history show them."""
 

@@ -413,10 +413,10 @@ def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             return redirect("settle", session_id=session.pk)
     context = {
         **_settle_context(session, request.membership, board),
-        # Debts carried from earlier nights, beside tonight's transfers (issue 21, item 4).
+        # Debts carried from earlier nights, beside tonight's transfers.
         "debts": pay.debt_rows(debts.for_night(session), request.membership),
         "form": form,
-        # Shared costs, the table fee and rounding, in baht (item 2).
+        # Shared costs, the table fee and rounding, in baht.
         **costs.context(session, [row.player for row in board]),
         # Each player's money part by part, adding up to what they pay or receive.
         **sums.context(sums.board_sums(session, board)),
