@@ -1,5 +1,5 @@
 // Scorekeeper on the phone: an offline banner, and what is entered without a connection kept on
-// this phone and sent, in order, when it returns (issue 19, item 2).
+// this phone and sent, in order, when it returns: nothing typed is lost to a dropped connection.
 //
 // An entry is a form's POST: its address, its fields and its idempotency key. Kept without a
 // connection, it gets a key made on the phone (a page the service worker shows from its copy
@@ -63,7 +63,7 @@
     });
 
   // The entries waiting to be sent, each listed: what it is, what was entered, and when, oldest
-  // (the next to go) first (issue 20, item 4).
+  // (the next to go) first.
   function showQueued() {
     if (!queued) return;
     const waiting = read(QUEUE);
@@ -348,7 +348,7 @@
     }
   }
 
-  // The table follows every phone (issue 20, item 1): htmx polls each [data-live] region every
+  // The table follows every phone: htmx polls each [data-live] region every
   // 2 s and swaps it whole. A poll is skipped while the page is hidden, and while a form in the
   // region has a field in focus or a value changed, so that nothing being entered is wiped;
   // shown again or back online, the region asks at once.
@@ -380,7 +380,7 @@
       window.htmx.trigger(region, "refresh");
     }
   }
-  // The end of a game (issue 20, item 2). A phone's number pad may have no minus: ± turns the
+  // The end of a game. A phone's number pad may have no minus: ± turns the
   // points negative and back. The knocker has no points: their row steps aside, and the first
   // loser's points take the focus, so an ordinary game is a tap on the knocker, the points, Save.
   document.addEventListener("click", (event) => {
@@ -414,7 +414,7 @@
     if (form.querySelector('input[name="knocker"]')) markKnocker(form, false);
   }
 
-  // Sharing the night (issue 21, item 6): the phone's share sheet with the night's card where
+  // Sharing the night: the phone's share sheet with the night's card where
   // it takes files, else its share sheet with the text, else LINE's share link. The card is
   // fetched when the page loads: a share with files must start inside the tap.
   const shareButton = document.querySelector("button[data-share]");
