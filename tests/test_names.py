@@ -1,4 +1,4 @@
-"""Names are cleaned so that the same name is the same text (issue 19, item 6)."""
+"""Names are cleaned so that the same name is the same text."""
 
 from decimal import Decimal
 
@@ -45,7 +45,8 @@ def test_cleaning_twice_changes_nothing_more(name):
 
 
 def test_a_name_pasted_with_a_zero_width_space_is_the_same_player_and_the_night_goes_on(db):
-    """Issue 19: names pasted from a chat opened a night in which every later write was refused."""
+    """A zero-width space pasted with a name from a chat is cleaned away: the night the group
+    opens takes every later write instead of refusing them all."""
     from scorekeeper.services import access, games, sessions
 
     group = access.group_create(name="วง\u200bเสาร์")

@@ -1,5 +1,5 @@
 """The app as production runs it: DEBUG off, static files collected (hashed, the manifest
-storage), granian serving over real HTTP (issue 19, item 7). What works only in debug does not
+storage), granian serving over real HTTP. What works only in debug does not
 work."""
 
 import os

@@ -1,5 +1,5 @@
 """An ordinary Knock Dummy game in four taps and the points, on a 390 x 844 phone, without
-scrolling (issue 20, item 2): start, end of game, the knocker, Save."""
+scrolling: start, end of game, the knocker, Save."""
 
 import pytest
 from playwright.sync_api import Locator, Page, expect

@@ -93,7 +93,7 @@ def test_history_opens_from_the_phone_without_a_connection(browser, live_server,
         page.goto(live_server.url + table)
 
 
-# -- the queue loses nothing (issue 19, item 2) ---------------------------------------------------
+# -- the queue loses nothing: each entry sent in order and booked once, or refused saying why -----
 
 
 def test_a_whole_game_entered_offline_lands_once_and_in_order(browser, live_server, screenshot):
@@ -124,7 +124,7 @@ def test_a_whole_game_entered_offline_lands_once_and_in_order(browser, live_serv
         page.locator(".sticky-actions button.primary").click()
         page.wait_for_url(live_server.url + table)
         expect(page.locator("#queued")).to_contain_text("3")
-        waiting = page.locator("#queued li")  # each listed, the next to go first (issue 20, item 4)
+        waiting = page.locator("#queued li")  # each listed, the next to go first
         expect(waiting).to_have_count(3)
         expect(waiting.nth(1)).to_contain_text(SEATS[1])  # the head: who picked it up
         expect(waiting.nth(2)).to_contain_text("30")  # the end: the points typed
@@ -212,7 +212,7 @@ def test_an_entry_refused_when_sent_is_shown_with_the_reason(browser, live_serve
         expect(refused).to_be_hidden()  # dismissed for good
 
 
-# -- a borrowed phone, a lost phone (issue 19, item 5) --------------------------------------------
+# -- a borrowed phone, a lost phone: signing out clears what the phone kept -----------------------
 
 
 def test_signing_out_clears_the_kept_pages_but_asks_before_leaving_waiting_entries(browser, wifi):

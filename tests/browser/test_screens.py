@@ -1,4 +1,4 @@
-"""Every screen looked at (issue 20, item 8): a 390 × 844 phone in Thai, light and dark.
+"""Every screen looked at: a 390 × 844 phone in Thai, light and dark.
 
 Each screen is saved as test-artifacts/screens/390-<scheme>-<screen>.png and checked: it fits
 the phone (no sideways scroll, targets a thumb hits), no text is cut off, numbers line up, and
@@ -170,7 +170,7 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Sessi
     last = games.game_start(session=session, head_color="red", actor=host)
     games.game_finish(game=last, outcome=knock(NOO, "normal", **{NOK: 15, MAEW: -5, PLATHONG: 40}))
     look.visit(f"{table}settle", "settle")
-    # A shared cost, entered on the phone (issue 21, item 2): the form opens under its summary.
+    # A shared cost, entered on the phone: the form opens under its summary.
     page.locator("section.costs summary").click()
     page.fill('input[name="cost-reason"]', "ข้าวมันไก่")
     page.fill('input[name="cost-baht"]', "๒๐๐")

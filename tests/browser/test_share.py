@@ -1,4 +1,4 @@
-"""Sharing the night from a phone (issue 21, items 6-8): the share sheet with the card, LINE's
+"""Sharing the night from a phone: the share sheet with the card, LINE's
 share link where there is no share sheet, and the link opened by someone without an account."""
 
 from urllib.parse import parse_qs, urlparse

@@ -1,4 +1,4 @@
-"""Two phones at one table (issue 20, item 1): whatever one saves, the other shows within about
+"""Two phones at one table: whatever one saves, the other shows within about
 two seconds without a reload, the start-next-game panel included; what a phone is filling in is
 never wiped by the refresh; a hidden page does not poll, and asks at once when shown again."""
 

@@ -1,4 +1,4 @@
-"""The settle-up in baht (issue 21, item 2): shared costs, the table fee, rounding, transfers."""
+"""The settle-up in baht: shared costs, the table fee, rounding, transfers."""
 
 from decimal import Decimal
 

@@ -117,7 +117,7 @@ def make_rich_group() -> Group:
         outcome={"points": {SOMCHAI: 40, "Bee": 30, SOMYING: 20, EVE: 10}},
         last_drawer=who(EVE),
     )
-    # Shared costs, one taken back, a table fee to the house and rounding (issue 21, item 2).
+    # Shared costs, one taken back, a table fee to the house and rounding.
     seated = [who(name) for name in (SOMCHAI, "Bee", SOMYING, EVE)]
     costs.cost_add(session=table, reason="ข้าวมันไก่", baht=Decimal("250.00"), paid_by=who("Bee"),
                    among=seated, actor=guest)  # fmt: skip
@@ -157,7 +157,7 @@ def make_rich_group() -> Group:
     games.event_add(game=playing, event={"type": "show-speto", "player": "Bee"})
     games.event_add(game=playing, event={"type": "head", "player": "Dan"})
     games.event_remove(game=playing, number=2, actor=guest)  # a mistake, taken back
-    # Carried to next time, paid at the second night, taken back and paid again (issue 21, item 4)
+    # Carried to next time, paid at the second night, taken back and paid again.
     sessions.payment_undo(transfer=settle_up[-1], actor=host)
     carry = debts.transfer_carry(transfer=settle_up[-1], actor=host)
     debts.debt_settle(debt=carry, night=second, actor=guest)

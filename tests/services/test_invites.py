@@ -1,5 +1,4 @@
-"""Invites expire, may be single-use, can be withdrawn; the owner stays; a group keeps a host
-(issue 19, item 4)."""
+"""Invites expire, may be single-use, can be withdrawn; the owner stays; a group keeps a host."""
 
 import threading
 from datetime import timedelta

@@ -1,4 +1,4 @@
-"""Mistakes are cheap (issue 20, item 3): an event taken back on its own, a save undone within a
+"""Mistakes are cheap: an event taken back on its own, a save undone within a
 minute by whoever saved it or a host; each a visible reversal, audited, the ledger clean."""
 
 from datetime import timedelta

@@ -1,4 +1,4 @@
-"""Pay as you go (issue 21, item 1): a night that pays at the table hands every line over as it
+"""Pay as you go (rule 80): a night that pays at the table hands every line over as it
 is written; on a night settled at the end, any game or event can be marked paid at the table.
 Either way those lines leave the settle-up, nobody is asked twice, and the ledger stays clean."""
 

@@ -1,5 +1,5 @@
-"""The night's settle-up in baht through the services (issue 21, item 2): shared costs, the table
-fee, rounding, written at the close as ledger lines in baht, and the audit that checks them."""
+"""The night's settle-up in baht through the services: shared costs, the table fee, rounding,
+written at the close as ledger lines in baht, and the audit that checks them."""
 
 from collections import Counter
 from decimal import Decimal

@@ -88,7 +88,7 @@ EXPECTED = {
     "table": {200},
     "correct-page": {200},
     # 409: the page the phone wrote from was out of date (another phone started, saved, voided
-    # or corrected the game first): refused, nothing booked (issue 19, item 1).
+    # or corrected the game first): refused, nothing booked, the phone shown the table as it is.
     "start": {302, 409, 422},
     "event": {302, 409, 422},
     "finish": {302, 409, 422},

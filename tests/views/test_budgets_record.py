@@ -1,4 +1,4 @@
-"""Writes cost a few SQL statements, however long the night: at most 10 each (issue 18).
+"""Writes cost a few SQL statements, however long the night: at most 10 each (docs/performance.md).
 
 Counted: every statement the request runs, the session middleware's and the access check's
 included, but not transaction control (BEGIN / COMMIT in production, savepoints under the test's

@@ -1,4 +1,4 @@
-"""Carried to next time, ติดไว้ก่อน (issue 21, item 4): a transfer not paid tonight stays owed
+"""Carried to next time, ติดไว้ก่อน: a transfer not paid tonight stays owed
 in baht across nights, shows in the next night's settle-up beside its own and on the group's
 page, and is paid there; every step a money line, audited, and checked by the ledger audit."""
 

@@ -1,4 +1,4 @@
-"""Shared costs, the table fee and rounding on the phone (issue 21, item 2): entered and taken
+"""Shared costs, the table fee and rounding on the phone: entered and taken
 back at the settle-up, chosen when the host closes, shown in baht in the settle-up and history."""
 
 from decimal import Decimal

@@ -1,4 +1,4 @@
-"""An ordinary game in four taps (issue 20, item 2): the players in seat order on every screen,
+"""An ordinary game in four taps: the players in seat order on every screen,
 points read however a Thai phone types them, and rows that name the same players wherever the
 form was made."""
 

@@ -222,7 +222,7 @@ def test_levels_entered_against_the_forcing_rules_are_settled_with_a_warning(en,
     assert 'data-preview-net="Dan">−400<' in body  # as given: less 100 × S 2, plus the knock 200
 
 
-# -- several phones, one truth (issue 19, item 1): voids, ties and corrections name their state --
+# -- several phones, one truth: voids, ties and corrections name their state ----------------------
 
 
 def test_a_void_sent_after_another_phones_void_is_refused_with_409(en, in_play):

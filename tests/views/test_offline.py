@@ -1,5 +1,5 @@
-"""A game started on a phone without a connection: named by its start's key until it has an id
-(issue 19, item 2). What the phone queued reaches the server in order, possibly more than once:
+"""A game started on a phone without a connection: named by its start's key until it has an id.
+What the phone queued reaches the server in order, possibly more than once:
 each write lands once, on the game that start made, or is refused saying why."""
 
 from scorekeeper.models import AuditEntry, Game, LedgerLine

@@ -1,4 +1,4 @@
-"""Pay as you go on the phone (issue 21, item 1): the night is opened to pay at the table, or an
+"""Pay as you go on the phone (rule 80): the night is opened to pay at the table, or an
 event or a game is marked paid at the table; the table's settle-up leaves them out."""
 
 import re

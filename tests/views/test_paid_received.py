@@ -1,4 +1,4 @@
-"""Paid and received (issue 21, item 5): the payer's side taps "paid", the payee's "received";
+"""Paid and received: the payer's side taps "paid", the payee's "received";
 anyone at the table may tap for them and the audit names who tapped; everyone sees who and when;
 once received, only a host reopens it."""
 

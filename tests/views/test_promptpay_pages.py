@@ -1,4 +1,4 @@
-"""Paying by PromptPay (issue 21, items 3 and 5): a member says which player they are and saves
+"""Paying by PromptPay: a member says which player they are and saves
 where they are paid; every transfer to them shows a QR code with the amount, which scans back to
 the payload; an id is masked to everyone but its owner, in the share text too."""
 

@@ -1,4 +1,4 @@
-"""Who pays whom all night (issue 21, item 1): the table shows the transfers that would settle the
+"""Who pays whom all night: the table shows the transfers that would settle the
 night now, after every game, without closing it; closing fixes them."""
 
 import re

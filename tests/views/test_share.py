@@ -1,4 +1,4 @@
-"""Sharing a night (issue 21, items 6-8): the summary's share button, the card, and the share
+"""Sharing a night: the summary's share button, the card, and the share
 link that a chat's preview fetcher (no cookies, no account) opens with its Open Graph tags."""
 
 import re

@@ -161,7 +161,7 @@ def test_a_poll_with_nothing_new_gets_an_empty_answer(en, table):
     assert "/finish" in changed.content.decode()
 
 
-# -- several phones, one truth (issue 19, item 1) -------------------------------------------------
+# -- several phones, one truth: a write from a page out of date is refused ------------------------
 
 
 def test_an_event_sent_from_a_page_of_a_game_that_has_ended_is_refused_with_409(en, in_play):

@@ -1,4 +1,4 @@
-"""The table night (issue 20): the whole table live on every phone, buttons by role, mistakes
+"""The table night: the whole table live on every phone, buttons by role, mistakes
 taken back, and back after a save showing the saved game."""
 
 import html

@@ -190,7 +190,7 @@ def evening(db: None, client: Client) -> Evening:
     games.game_finish(game=game, outcome=knock(a, "dark", **{b: 10, c: 20, d: 30}), actor=host)
     game = games.game_start(session=closed, actor=host)
     games.game_finish(game=game, outcome=knock(b, "light-color", **{a: 5, c: 25, d: 40}))
-    # A shared cost, one taken back, a table fee to the house and rounding (issue 21, item 2).
+    # A shared cost, one taken back, a table fee to the house and rounding.
     seated = [s.player for s in closed.standings.select_related("player")]
     costs.cost_add(session=closed, reason="ข้าวมันไก่", baht=Decimal(200), paid_by=seated[0],
                    among=seated, actor=host)  # fmt: skip
@@ -216,7 +216,7 @@ def evening(db: None, client: Client) -> Evening:
     costs.cost_add(session=night, reason="น้ำแข็ง", baht=Decimal("30.50"), paid_by=seated[2],
                    among=seated, actor=host)  # fmt: skip
     tie.refresh_from_db()
-    # Carried to next time: one still owed, one paid at the next night (issue 21, item 4).
+    # Carried to next time: one still owed, one paid at the next night.
     owed, paid = (debts.transfer_carry(transfer=t, actor=host) for t in transfers[1:3])
     debts.debt_settle(debt=paid, night=night, actor=host)
     assert owed.baht > 0
