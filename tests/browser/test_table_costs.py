@@ -100,6 +100,8 @@ def test_a_cost_added_during_a_game_shows_on_both_phones(browser, live_server, s
             timeout=FOLLOWS_MS
         )
         assert cost_nets(guest) == shares and running(guest) == after
+        for phone in (host, guest):
+            phone.evaluate("window.scrollTo(0, 0)")  # the bar at the top, where it belongs
         screenshot("390-light-table-cost-saved", on=host)
         screenshot("390-dark-table-cost-followed", on=guest)
         assert session.costs.count() == 1
