@@ -1,0 +1,65 @@
+"""The group's audit trail: who did what, to which night or game, when."""
+
+from typing import Any
+
+from scorekeeper.models import AuditEntry, Game, Group, Membership, Session
+from scorekeeper.services.exports.fields import (
+    dump_time,
+    load,
+    load_list,
+    load_ref,
+    load_when,
+    malformed,
+    valid,
+)
+
+
+def dump_entry(
+    entry: AuditEntry,
+    *,
+    session_at: dict[int, int],
+    game_at: dict[int, int],
+    member_at: dict[int, int],
+) -> dict[str, Any]:
+    return {
+        "action": entry.action,
+        "detail": entry.detail,
+        "at": dump_time(entry.at),
+        "session": session_at[entry.session_id] if entry.session_id else None,
+        "game": game_at[entry.game_id] if entry.game_id else None,
+        "membership": member_at[entry.membership_id] if entry.membership_id else None,
+    }
+
+
+def load_audit(
+    data: dict[str, Any],
+    group: Group,
+    sessions: list[Session],
+    games: list[list[Game]],
+    members: list[Membership],
+) -> None:
+    entries = []
+    for i, raw in enumerate(load_list(data, "audit", "")):
+        where = f"audit[{i}]"
+        session_at = load(raw, "session", int, where, null=True)
+        game = None
+        if session_at is not None:
+            load_ref(raw, "session", sessions, where)
+            game = load_ref(raw, "game", games[session_at], where)
+        elif load(raw, "game", int, where, null=True) is not None:
+            raise malformed(f"{where}.game", "needs the session it belongs to")
+        entries.append(
+            valid(
+                AuditEntry(
+                    group=group,
+                    session=sessions[session_at] if session_at is not None else None,
+                    game=game,
+                    membership=load_ref(raw, "membership", members, where),
+                    action=load(raw, "action", str, where),
+                    detail=load(raw, "detail", dict, where),
+                    at=load_when(raw, "at", where),
+                ),
+                where,
+            )
+        )
+    AuditEntry.objects.bulk_create(entries)

@@ -1,0 +1,246 @@
+"""The group's versioned JSON file whole: the export that writes every part in the file's order,
+and the import that reads them back in an order where each link names a row already inserted."""
+
+from typing import Any
+
+from django.db import DataError, IntegrityError, models, transaction
+from django.utils import timezone
+
+from scorekeeper.models import (
+    AuditEntry,
+    Cost,
+    Event,
+    Game,
+    Group,
+    LedgerLine,
+    MoneyLine,
+    Seat,
+    Session,
+    Standing,
+    Tab,
+    TabTransfer,
+    Transfer,
+)
+from scorekeeper.services.debts_audit import tab_audit
+from scorekeeper.services.errors import ServiceError
+from scorekeeper.services.exports.audit import dump_entry, load_audit
+from scorekeeper.services.exports.costs import dump_cost, load_costs
+from scorekeeper.services.exports.fields import dump_time, load_list, positions
+from scorekeeper.services.exports.games import dump_event, dump_game, load_games
+from scorekeeper.services.exports.group import (
+    dump_group,
+    dump_memberships,
+    dump_players,
+    load_group,
+    load_memberships,
+    load_players,
+)
+from scorekeeper.services.exports.lines import dump_line, load_lines
+from scorekeeper.services.exports.money import dump_money_line, load_money_lines
+from scorekeeper.services.exports.nights import (
+    dump_night,
+    dump_seat,
+    dump_standing,
+    load_night,
+    load_standings,
+)
+from scorekeeper.services.exports.snapshot import snapshot
+from scorekeeper.services.exports.tabs import dump_tabs, load_tabs
+from scorekeeper.services.exports.transfers import dump_transfer, load_transfers
+from scorekeeper.services.exports.upgrade import VERSION, upgraded
+from scorekeeper.services.ledger_audit import session_audit
+
+FORMAT = "scorekeeper-group"
+
+
+def session_json(*, session: Session) -> dict[str, Any]:
+    """Return one session as a group export: its group's players, the session and its audit."""
+    with snapshot():
+        return _export(session.group, Session.objects.filter(pk=session.pk), whole_group=False)
+
+
+def group_json(*, group: Group) -> dict[str, Any]:
+    """Return the whole group as a versioned export that `group_import` reads back."""
+    with snapshot():
+        return _export(group, Session.objects.filter(group=group), whole_group=True)
+
+
+def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool) -> dict[str, Any]:
+    sessions = list(chosen.select_related("first_dealer").order_by("pk"))
+    session_at = {s.pk: i for i, s in enumerate(sessions)}
+    players = list(group.players.order_by("pk"))
+    name = {p.pk: p.name for p in players}
+    members = list(group.memberships.order_by("pk"))
+    member_at = {m.pk: i for i, m in enumerate(members)}
+
+    games = list(Game.objects.filter(session__in=sessions).order_by("pk"))
+    game_at = positions(games, lambda g: g.session_id)
+    events = list(Event.objects.filter(game__session__in=sessions).order_by("pk"))
+    event_at = positions(events, lambda e: e.game_id)
+    transfers = list(Transfer.objects.filter(session__in=sessions).order_by("pk"))
+    transfer_at = positions(transfers, lambda t: t.session_id)
+    lines = list(LedgerLine.objects.filter(session__in=sessions).order_by("pk"))
+    line_at = {line.pk: i for i, line in enumerate(lines)}
+
+    exported = [dump_night(s, name) for s in sessions]
+    for seat in Seat.objects.filter(session__in=sessions).order_by("pk"):
+        exported[session_at[seat.session_id]]["seats"].append(dump_seat(seat, name))
+    by_game: dict[int, dict[str, Any]] = {}
+    for game in games:
+        by_game[game.pk] = dump_game(game, name, game_at)
+        exported[session_at[game.session_id]]["games"].append(by_game[game.pk])
+    for event in events:
+        by_game[event.game_id]["events"].append(dump_event(event))
+    for transfer in transfers:
+        exported[session_at[transfer.session_id]]["transfers"].append(dump_transfer(transfer, name))
+    for standing in Standing.objects.filter(session__in=sessions).order_by("pk"):
+        exported[session_at[standing.session_id]]["standings"].append(dump_standing(standing, name))
+
+    costs = list(Cost.objects.filter(session__in=sessions).order_by("pk"))
+    cost_at = positions(costs, lambda c: c.session_id)
+    for cost in costs:
+        exported[session_at[cost.session_id]]["costs"].append(dump_cost(cost, name))
+
+    # The money ledger in baht (shared costs, fee, rounding, transfers paid or carried): a
+    # session's export holds its own lines; payments of debts carried across nights are the group's.
+    money = list(MoneyLine.objects.filter(group=group).order_by("pk"))
+    if not whole_group:
+        money = [m for m in money if m.session_id in session_at and m.item != MoneyLine.Item.SETTLE]
+    money_at = {m.pk: i for i, m in enumerate(money)}
+    # Settled tabs are the group's, of no night: a session's export has none.
+    tabs = list(Tab.objects.filter(group=group).order_by("pk")) if whole_group else []
+    tab_at = {tab.pk: i for i, tab in enumerate(tabs)}
+    tab_transfers = list(TabTransfer.objects.filter(tab__in=tabs).order_by("pk"))
+    tab_transfer_at = positions(tab_transfers, lambda t: t.tab_id)
+
+    audit = AuditEntry.objects.filter(group=group).order_by("pk")
+    if not whole_group:
+        audit = audit.filter(session__in=sessions)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": dump_time(timezone.now()),
+        "group": dump_group(group),
+        "players": dump_players(players),
+        "memberships": dump_memberships(members),
+        "sessions": exported,
+        "tabs": dump_tabs(tabs, tab_transfers, name, member_at),
+        "lines": [
+            dump_line(
+                line,
+                name,
+                session_at=session_at,
+                game_at=game_at,
+                event_at=event_at,
+                transfer_at=transfer_at,
+                line_at=line_at,
+            )
+            for line in lines
+        ],
+        "money_lines": [
+            dump_money_line(
+                m,
+                name,
+                session_at=session_at,
+                transfer_at=transfer_at,
+                money_at=money_at,
+                cost_at=cost_at,
+                tab_at=tab_at,
+                tab_transfer_at=tab_transfer_at,
+            )
+            for m in money
+        ],
+        "audit": [
+            dump_entry(entry, session_at=session_at, game_at=game_at, member_at=member_at)
+            for entry in audit
+        ],
+    }
+
+
+@transaction.atomic
+def group_import(*, data: dict[str, Any]) -> Group:
+    """Recreate an exported group in an empty instance, then audit every session it brought.
+
+    Refuses (writing nothing) an instance that has a group, an unknown format or version, data
+    that does not fit, and a ledger that does not add up.
+    """
+    if Group.objects.exists():
+        raise ServiceError(
+            "import-not-empty",
+            "this instance already has a group: import into an empty database",
+            field="data",
+        )
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ServiceError("import-format", "this is not a Scorekeeper group export", field="data")
+    if data.get("version") not in (1, 2, 3, VERSION):
+        raise ServiceError(
+            "import-version",
+            "unknown export version {version!r}: this Scorekeeper reads versions 1 to {known}",
+            field="data",
+            version=data.get("version"),
+            known=VERSION,
+        )
+    try:
+        group, sessions, tabs = _import(upgraded(data))
+    except ServiceError:
+        raise
+    except (IntegrityError, DataError) as error:  # what the database's own constraints refuse
+        raise ServiceError(
+            "import-malformed",
+            "malformed export: it breaks a rule of the database ({error})",
+            field="data",
+            error=error,
+        ) from error
+    for at, session in enumerate(sessions):
+        problems = session_audit(session)
+        if problems:
+            raise ServiceError(
+                "import-audit",
+                "sessions[{at}] does not add up: {problem}",
+                field="data",
+                at=at,
+                problem=problems[0],  # the first reason: what comes after may follow from it
+            )
+    for at, tab in enumerate(tabs):
+        problems = tab_audit(tab)
+        if problems:
+            raise ServiceError(
+                "import-tab-audit",
+                "tabs[{at}] does not add up: {problem}",
+                field="data",
+                at=at,
+                problem=problems[0],
+            )
+    return group
+
+
+def _import(data: dict[str, Any]) -> tuple[Group, list[Session], list[Tab]]:
+    group = load_group(data)
+    players = load_players(data, group)
+    members = load_memberships(data, group)
+
+    sessions: list[Session] = []
+    games: list[list[Game]] = []
+    events: list[list[list[Event]]] = []
+    transfers: list[list[Transfer]] = []
+    costs: list[list[Cost]] = []
+    for i, raw in enumerate(load_list(data, "sessions", "")):
+        where = f"sessions[{i}]"
+        session = load_night(group, players, raw, where)
+        its_games, its_events = load_games(session, players, raw, where)
+        its_transfers = load_transfers(session, players, raw, where)
+        load_standings(session, players, raw, where)
+        sessions.append(session)
+        games.append(its_games)
+        events.append(its_events)
+        transfers.append(its_transfers)
+        costs.append(load_costs(session, players, raw, where))
+
+    load_lines(load_list(data, "lines", ""), players, sessions, games, events, transfers)
+    # An export made before tabs could be settled (version 3) has none.
+    tabs = load_tabs(load_list(data, "tabs", "") if "tabs" in data else [], group, players, members)
+    # An export made before debts could be carried has none.
+    money = load_list(data, "money_lines", "") if "money_lines" in data else []
+    load_money_lines(money, group, players, sessions, transfers, costs, tabs)
+    load_audit(data, group, sessions, games, members)
+    return group, sessions, [tab for tab, _ in tabs]
