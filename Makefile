@@ -9,7 +9,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 UV := $(shell command -v uv 2>/dev/null || echo "python3 -m uv")
 
-.PHONY: help uv gettext chromium sync run serve test test-soak test-postgres postgres bench check-examples lint fonts
+.PHONY: help uv gettext chromium sync run serve test test-soak test-postgres postgres bench check-examples lint fonts screens
 
 help:
 	@echo "make run    install, migrate and serve on http://127.0.0.1:8000 (embedded SQLite)"
@@ -17,6 +17,7 @@ help:
 	@echo "make test-soak  load, crash and fuzz runs against a real server (CI runs them too)"
 	@echo "make serve  production: granian + whitenoise, settings from the environment"
 	@echo "make bench  the aims of docs/performance.md, this tree against c8ffc3b (about 5 minutes)"
+	@echo "make screens  the README's phone screenshots in docs/screens/, made again by the screens test"
 
 uv:
 	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
@@ -101,6 +102,11 @@ lint: sync
 	$(UV) run ruff check .
 	$(UV) run ruff format --check .
 	$(UV) run mypy
+
+# The README's phone screenshots (docs/screens/*.jpg), committed: the screens test writes them only
+# when SCOREKEEPER_SCREENS_TO_DOCS=1, so that an ordinary run leaves them alone.
+screens: sync chromium
+	SCOREKEEPER_SCREENS_TO_DOCS=1 $(UV) run pytest -q -p no:cacheprovider tests/browser/test_screens.py -k light
 
 # The card's fonts, committed: subsets of Noto made again only to change what they cover
 # (scorekeeper/fonts/README.md).

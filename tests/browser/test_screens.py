@@ -7,8 +7,10 @@ the end naming them all. The night is begun through the screens, the rest made w
 (the live server shares the test's database) to keep the run short.
 """
 
+import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +32,10 @@ NOK, NOO, MAEW, PLATHONG = SEATS
 EVENTS = ["head", "speto", "dummy-discard", "full-discard", "show-speto", "fine"]
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 AXE = Axe()
+# The README's screens, made only when asked (`make screens`) so that an ordinary run leaves the
+# committed files alone: a phone's screen in light, as a small JPEG.
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+TO_DOCS = os.environ.get("SCOREKEEPER_SCREENS_TO_DOCS") == "1"
 
 # What else looks wrong, as sentences. A link standing alone in its block (a list item, a cell, a
 # paragraph of its own) is the only way somewhere: a target like a button. Text wider than its
@@ -99,6 +105,24 @@ class Look:
         self(screen)
 
     @property
+    def to_docs(self) -> bool:
+        return TO_DOCS and self.scheme == "light"
+
+    def docs(self, name: str, first: str | None = None) -> None:
+        """Save the phone's screen as docs/screens/<name>.jpg for the README, if asked: the top of
+        the page, or scrolled so that the element `first` names sits just under the bar."""
+        if not self.to_docs:
+            return
+        DOCS.mkdir(parents=True, exist_ok=True)
+        self.page.evaluate("window.scrollTo(0, 0)")
+        if first:
+            bar = self.page.locator(".bar").first.bounding_box()
+            box = self.page.locator(first).bounding_box()
+            assert bar and box, f"{first} is not on the page"
+            self.page.evaluate("y => window.scrollTo(0, y)", box["y"] - bar["height"] - 8)
+        self.page.screenshot(path=str(DOCS / f"{name}.jpg"), type="jpeg", quality=75)
+
+    @property
     def base(self) -> str:
         return re.match(r"https?://[^/]+", self.page.url)[0]  # type: ignore[index]
 
@@ -126,6 +150,7 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Sessi
     page.locator('form[action$="/events/3/remove"] button').click()  # struck through, and who
     expect(page.locator("ul.played li.reversal del")).to_have_count(1)
     look("table-play")
+    look.docs("table")
     # A shared cost at the table while the game goes on: its form opened in place, one tap.
     page.locator("#cost-add summary").click()
     expect(page.locator("#cost-add form")).to_be_visible()
@@ -134,6 +159,12 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Sessi
 
     support.open_finish(page)
     look("finish")
+    if look.to_docs:  # the README's end of a game: filled in, its summary below; then afresh
+        support.fill_result(page, knock(NOK, "normal", **{NOO: 10, MAEW: 25, PLATHONG: 5}), SEATS)
+        expect(page.locator("#preview [data-preview-net]")).to_have_count(len(SEATS))
+        look.docs("finish")
+        page.goto(page.url)
+        expect(page.locator('input[name="ending"]').first).to_be_visible()
     page.check('input[name="ending"][value="knock"]')
     page.check(f'input[name="knocker"][value="{NOK}"]', force=True)
     page.locator(f'tr[data-player="{MAEW}"] input[name^=points_]').fill("99999999999")
@@ -191,6 +222,7 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Sessi
     page.locator("#transfers button.primary").first.click()
     expect(page.locator("#transfers li.paid")).to_have_count(1)
     look("settle-closed")
+    look.docs("settle-up", first="#sums-title")  # what each pays, then who pays whom
     # One carried to next time (ติดไว้ก่อน): owed on the group's page and at the next sheet.
     page.locator('#transfers li:not(.paid) form:has(input[name="carry"]) button').first.click()
     expect(page.locator("#transfers")).to_contain_text("ติดไว้ก่อน ·")
