@@ -13,6 +13,6 @@ ledger_audit.py and debts_audit.py (both ledgers checked from scratch).
 
 Around them: access.py (devices, memberships, invites, the audit trail), payments.py (which player
 a member is, their PromptPay number), group_rules.py (the group's own rules), sharing.py (a
-night's share link), exports.py (CSV and JSON out, JSON in), once.py (a retried form writes
+night's share link), exports/ (CSV and JSON out, JSON in), once.py (a retried form writes
 nothing twice), errors.py (the error a service raises when it refuses).
 """
