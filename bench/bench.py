@@ -1,4 +1,4 @@
-"""The benchmark of docs/performance.md: each figure beside its aim, this tree against commit c8ffc3b.
+"""The benchmark of docs/performance.md: each figure beside its aim, this tree against c8ffc3b.
 
 Both trees are served as `make serve` serves them (granian, 2 workers, DEBUG off, collected
 static files) on plain HTTP at 127.0.0.1, on a fresh SQLite file and a fresh PostgreSQL database
