@@ -358,8 +358,12 @@ def test_an_evening_of_ten_games_settles_as_the_engine_says(
     paid_lines = [line for line in share if "→" in line]
     assert len(paid_lines) == len(plan)
     assert all(line.endswith("✓") for line in paid_lines)
-    for name, net in final.items():
-        assert f"{name}: {signed_baht(net)} ฿" in share
+    for name, net in final.items():  # no fee, cost or rounding: the game money is the total
+        line = next(line for line in share if line.startswith(f"{name}: "))
+        assert line.startswith(f"{name}: เกม {signed_baht(net)} ฿"), line
+        if net:
+            total = signed_baht(net).lstrip("+−")
+            assert line.endswith(f"= {'รับ' if net > 0 else 'จ่าย'} {total} ฿"), line
     summary = page.locator(".summary ul.transfers > li").all_inner_texts()
     assert len(summary) == len(plan)
     assert all(item.rstrip().endswith("✓") for item in summary)
