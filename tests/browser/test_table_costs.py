@@ -105,3 +105,20 @@ def test_a_cost_added_during_a_game_shows_on_both_phones(browser, live_server, s
         screenshot("390-light-table-cost-saved", on=host)
         screenshot("390-dark-table-cost-followed", on=guest)
         assert session.costs.count() == 1
+
+
+def test_the_game_card_takes_one_tap_to_the_cost_form(page, live_server):
+    support.open_session(page, live_server.url, group="วงค่าน้ำแข็ง", seats=SEATS)
+    page.locator("form.start button.primary").click()
+    expect(page.locator('#live a[href$="/finish"]')).to_be_visible()
+    form = page.locator("#cost-add")
+    expect(form).not_to_have_attribute("open", "")
+    page.locator(".play a[href='#id_cost-reason']").click()  # in the game card, at the top
+    expect(form).to_have_attribute("open", "")
+    reason = page.locator("#id_cost-reason")
+    expect(reason).to_be_in_viewport()
+    reason.fill("น้ำแข็ง")
+    page.locator("#id_cost-baht").fill("40")
+    page.locator("#id_cost-paid_by").select_option(SEATS[0])
+    page.locator("#cost-add button.primary").click()
+    expect(page.locator(".costs-now [data-cost='น้ำแข็ง']")).to_be_visible()
