@@ -82,6 +82,40 @@ FIELDS: dict[str, list[str]] = {
     "settle": ["mode", "hub", "fee", "fee_per", "fee_to", "rounding", "rounding_by"],
     "cost-add": ["cost-reason", "cost-baht", "cost-paid_by", "cost-among"],
     "cost-remove": [],
+    "table-cost-add": ["cost-reason", "cost-baht", "cost-paid_by", "cost-among"],
+    "claim-reassign": ["player"],
+    "group-rules": [
+        "kd-stake_level",
+        "kd-less",
+        "kd-medium",
+        "kd-more",
+        "kd-fine",
+        "kd-point_value",
+        "close-mode",
+        "close-hub",
+        "close-fee",
+        "close-fee_per",
+        "close-fee_to",
+        "close-rounding",
+        "close-rounding_by",
+        "dummy-target",
+        "dummy-knock_card_speto_100",
+        "dummy-knock_card_lay_off_100",
+        "dummy-ace_in_run_10",
+        "dummy-dummy_discard",
+        "dummy-full_discard",
+        "dummy-head_close",
+        "dummy-speto_close",
+        "dummy-speto_defence",
+        "dummy-speto_laid_off",
+        "dummy-head",
+        "dummy-head_speto",
+        "gz-target_points",
+        "gz-direction",
+        "gz-no_point_cards",
+        "gz-pig_in_shuan",
+        "gz-point_value",
+    ],  # fmt: skip
     "transfer-paid": ["undo", "carry", "uncarry", "received"],
     "debt-paid": ["night", "undo"],
     "game-finish": FINISH,
@@ -133,6 +167,31 @@ VALID: dict[str, dict[str, Any]] = {
         "cost-among": ["Ann", "Bee"],
     },  # fmt: skip
     "cost-remove": {},
+    "table-cost-add": {
+        "cost-reason": "น้ำแข็ง",
+        "cost-baht": "40",
+        "cost-paid_by": "Bee",
+        "cost-among": ["Ann", "Bee", "Cat"],
+    },  # fmt: skip
+    "claim-reassign": {"player": "2"},
+    "group-rules": {
+        "kd-stake_level": "custom",
+        "kd-less": "50",
+        "kd-medium": "100",
+        "kd-more": "150",
+        "kd-fine": "120",
+        "kd-point_value": "0.25",
+        "close-mode": "fewest",
+        "close-fee": "20",
+        "close-fee_per": "night",
+        "close-rounding": "5",
+        "dummy-target": "300",
+        "gz-target_points": "1000",
+        "gz-direction": "up",
+        "gz-no_point_cards": "0",
+        "gz-pig_in_shuan": "100",
+        "gz-point_value": "2",
+    },  # fmt: skip
     "transfer-paid": {},
     "debt-paid": {},
     "game-finish": VALID_FINISH,
@@ -290,6 +349,9 @@ class Night:
             "settle": f"/s/{s}/settle",
             "cost-add": f"/s/{s}/costs",
             "cost-remove": f"/s/{s}/costs/{self.cost.pk}/remove",
+            "table-cost-add": f"/s/{s}/costs/at-table",
+            "claim-reassign": f"/g/{self.group.pk}/members/{self.player.pk}/player",
+            "group-rules": f"/g/{self.group.pk}/rules",
             "transfer-paid": f"/s/{self.closed.pk}/transfers/{self.transfer.pk}/paid",
             "debt-paid": f"/g/{self.group.pk}/debts/{self.debt.pk}/paid",
             "game-finish": f"/s/{s}/games/{game_id}/finish",
@@ -430,8 +492,11 @@ READS = {
 NOT_FUZZED = {
     "scoresheet-open", "scoresheet-hand-new", "scoresheet-preview", "scoresheet-hand-void",
     "scoresheet-settle", "scoresheet-paid",
-    # Forms without fields to fuzz (withdraw, hand over) or only for a signed-in account (claim).
-    "invite-revoke", "owner-hand-over", "claim",
+    # Forms without fields to fuzz (withdraw, hand over, settle or take back the tab) or only for
+    # a signed-in account (claim).
+    "invite-revoke", "owner-hand-over", "claim", "tab-settle", "tab-undo",
+    # A settled tab's transfer: tests/views/test_tab_pages.py taps each of its steps, twice.
+    "tab-transfer-paid",
 }  # fmt: skip
 
 
