@@ -6,6 +6,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from scorekeeper.models import Game
 from tests.browser import support
+from tests.browser.conftest import open_page
 
 pytestmark = pytest.mark.browser
 SEATS = ["สมชาย", "สมศรี", "มานี", "ปิติ"]
@@ -76,8 +77,14 @@ def test_an_ordinary_game_takes_four_taps_and_the_points_without_a_scroll(
     expect(page.locator("main")).to_contain_text(losers[2])
 
 
-def test_the_number_pad_leaves_save_in_view(page, live_server):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_number_pad_leaves_save_in_view(browser, live_server, scheme):
     """A phone's keyboard resizes the page (the viewport asks for it): Save stays above it."""
+    with open_page(browser, f"number-pad-{scheme}", color_scheme=scheme) as page:
+        number_pad_leaves_save_in_view(page, live_server)
+
+
+def number_pad_leaves_save_in_view(page: Page, live_server) -> None:
     support.open_session(page, live_server.url, group="วงแป้นตัวเลข", seats=SEATS)
     viewport = page.locator('meta[name="viewport"]').get_attribute("content") or ""
     assert "interactive-widget=resizes-content" in viewport.replace(" ", "")
