@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from scorekeeper.error_text import error_text
-from scorekeeper.forms_accounts import SignInForm, SignUpForm
+from scorekeeper.forms.accounts import SignInForm, SignUpForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Membership
 from scorekeeper.rules.errors import RuleError

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
 from scorekeeper.error_text import error_text
-from scorekeeper.forms import CostForm
+from scorekeeper.forms.costs import CostForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Cost, MoneyLine, Session
 from scorekeeper.rules.errors import RuleError

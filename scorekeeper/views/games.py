@@ -12,7 +12,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
-from scorekeeper.forms import FinishForm, TieForm
+from scorekeeper.forms.games import FinishForm, TieForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Game, Player
 from scorekeeper.rules.errors import RuleError, TieUnresolved

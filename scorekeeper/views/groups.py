@@ -13,8 +13,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scorekeeper import charts, stats
 from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
-from scorekeeper.forms import GroupForm, MeForm, PromptPayForm, SessionOpenForm
-from scorekeeper.forms_rules import open_initial, rules_forms, usual_from
+from scorekeeper.forms.groups import (
+    GroupForm,
+    MeForm,
+    PromptPayForm,
+    SessionOpenForm,
+    open_initial,
+    rules_forms,
+    usual_from,
+)
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Group, MoneyLine
 from scorekeeper.rules.errors import RuleError

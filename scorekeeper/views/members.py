@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
-from scorekeeper.forms import InviteForm, JoinForm
+from scorekeeper.forms.members import InviteForm, JoinForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Invite, Membership, Player, Session
 from scorekeeper.qr import qr_svg

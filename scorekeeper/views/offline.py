@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scorekeeper.forms import EventForm, FinishForm
+from scorekeeper.forms.games import EventForm, FinishForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Game, Session
 from scorekeeper.services import games

@@ -36,9 +36,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scorekeeper import charts
 from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
-from scorekeeper.forms import SettleForm
-from scorekeeper.forms_rules import close_initial, sheet_initial
-from scorekeeper.forms_scoresheet import (
+from scorekeeper.forms.groups import close_initial, sheet_initial
+from scorekeeper.forms.scoresheet import (
     KIND_LABELS,
     PENALTY_LABELS,
     DummyHandForm,
@@ -47,6 +46,7 @@ from scorekeeper.forms_scoresheet import (
     GongZhuOpenForm,
     ScoresheetOpenForm,
 )
+from scorekeeper.forms.table import SettleForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import (
     Game,

@@ -21,8 +21,10 @@ from django_htmx.http import HttpResponseClientRedirect, push_url
 
 from scorekeeper import charts, stats
 from scorekeeper.error_text import error_text
-from scorekeeper.forms import CostForm, EventForm, SeatForm, SettleForm, StartForm
-from scorekeeper.forms_rules import close_initial
+from scorekeeper.forms.costs import CostForm
+from scorekeeper.forms.games import EventForm
+from scorekeeper.forms.groups import close_initial
+from scorekeeper.forms.table import SeatForm, SettleForm, StartForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import AuditEntry, Event, Game, LedgerLine, Membership, Player, Session
 from scorekeeper.rules.errors import RuleError

@@ -5,13 +5,13 @@ and the target of a session, the `counts`/`knock`/`fool`/`head` or the `captured
 """
 
 from decimal import Decimal
-from typing import Any, cast
+from typing import Any
 
 from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.forms import NAME, NUMBER, POINT_VALUE, NameField
+from scorekeeper.forms.fields import NAME, NUMBER, POINT_VALUE, NameField, _choices
 from scorekeeper.names import cleaned
 from scorekeeper.numbers import AmountField, WholeNumberField
 from scorekeeper.rules.dummy_points import DECK_POINTS, PAGE_HOUSE, KnockKind, Penalty
@@ -57,10 +57,6 @@ DIRECTION_LABELS = {
 }
 SUIT_LABELS = {"H": _("Hearts ♥"), "S": _("Spades ♠"), "D": _("Diamonds ♦"), "C": _("Clubs ♣")}
 NOT_DEALT = "out"  # a three-player deal's card taken out with the spare card
-
-
-def _choices(form: forms.Form, name: str) -> forms.ChoiceField:
-    return cast(forms.ChoiceField, form.fields[name])
 
 
 # -- opening a session ---------------------------------------------------------------------------
