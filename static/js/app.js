@@ -424,6 +424,7 @@
       .then((response) => (response.ok ? response.blob() : null))
       .then((blob) => {
         if (blob) card = new File([blob], "scorekeeper.png", { type: "image/png" });
+        shareButton.dataset.cardReady = ""; // a tap from now on shares the card
       })
       .catch(() => {});
     shareButton.addEventListener("click", async () => {

@@ -48,7 +48,8 @@ def test_the_share_sheet_gets_the_thai_text_the_link_and_the_card(browser, live_
         page.goto(live_server.url + table + "summary")
         button = page.locator("button[data-share]")
         screenshot("summary-share", page)
-        page.wait_for_load_state("networkidle")  # the card is fetched as the page loads
+        # The card is fetched as the page loads; a tap before it came would share the text alone.
+        expect(page.locator("button[data-share][data-card-ready]")).to_be_attached()
         button.click()
         page.wait_for_function("() => window.__shared.length === 1")
         shared = page.evaluate("() => window.__shared[0]")
