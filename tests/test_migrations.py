@@ -198,6 +198,55 @@ def test_one_claim_a_player_is_kept_the_earliest_and_a_number_the_kept_member_di
         Membership.objects.filter(pk=impostor.pk).update(player=ann.pk)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_one_claim_the_earliest_by_the_audit_log_is_kept_not_the_member_who_joined_first():
+    apps = migrate([("scorekeeper", "0022_nets_reading")])
+    m = {name: apps.get_model("scorekeeper", name) for name in (
+        "Group", "Player", "Membership", "AuditEntry")}  # fmt: skip
+    group = m["Group"].objects.create(name="Saturday")
+    eve, fay, gus = (
+        m["Player"].objects.create(group=group, name=n, key=n, promptpay="0812345678")
+        for n in ("Eve", "Fay", "Gus")
+    )
+    t = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
+
+    def member(name: str, minutes: int, player):
+        return m["Membership"].objects.create(
+            group=group, role="player", player=player, name=name,
+            joined_at=t + timedelta(minutes=minutes),
+        )  # fmt: skip
+
+    def logged(member, action: str, player, minutes: int) -> None:
+        m["AuditEntry"].objects.create(
+            group=group, membership=member, action=action,
+            detail={"player": player.name, **({"kind": "mobile"} if "promptpay" in action else {})},
+            at=t + timedelta(minutes=minutes),
+        )  # fmt: skip
+
+    # The impostor joined first and said they were Eve, then Fay, then Eve again, after Eve had
+    # said so herself: their claim of Eve is as old as that last "this is me".
+    impostor, honest = member("early", 0, eve), member("Eve", 4, eve)
+    logged(impostor, "member-is-player", eve, 1)
+    logged(impostor, "member-is-player", fay, 2)
+    logged(honest, "member-is-player", eve, 5)
+    logged(honest, "promptpay-set", eve, 6)
+    logged(impostor, "member-is-player", eve, 8)
+    logged(impostor, "promptpay-set", eve, 9)  # the payers' money to the impostor's number
+    # A claim the log does not hold is as old as its member: Gus's claim, made after Gus joined
+    # at 3, is older than one a member who joined at 7 said at 8.
+    gus_self, latecomer = member("Gus", 3, gus), member("late", 7, gus)
+    logged(latecomer, "member-is-player", gus, 8)
+    logged(gus_self, "promptpay-set", gus, 9)
+
+    apps = migrate([("scorekeeper", "0023_one_claim_per_player")])
+    Membership, Player = (apps.get_model("scorekeeper", n) for n in ("Membership", "Player"))
+    holds = {x.name: x.player_id for x in Membership.objects.all()}
+    assert holds == {"early": None, "Eve": eve.pk, "Gus": gus.pk, "late": None}
+    kept = {p.name: (p.promptpay, p.promptpay_changed_by) for p in Player.objects.all()}
+    # Eve's number is the one the impostor saved, whom she was not: it goes, and Eve saves hers.
+    assert kept == {"Eve": ("", ""), "Fay": ("0812345678", ""), "Gus": ("0812345678", "Gus")}
+
+
 @pytest.fixture(autouse=True)
 def _back_to_the_latest_schema(transactional_db):
     """Every other test runs on today's schema: migrate forward again, whatever happened."""

@@ -1,7 +1,10 @@
 """A player is one live member's: viewers claim nobody, and where two live members claim one
-player the earliest claim (by when they joined, then by id) is kept and the others let go. A
-number its player's kept member did not save is cleared, since an impostor may have saved it.
-Every number kept learns when it was last saved, and by whom, from the audit log."""
+player the earliest claim is kept and the others let go. A claim is as old as the member's last
+"this is me" for that player in the audit log (saying it of another player in between moved
+them off), or, with no such entry, as old as the member (a claim cannot be older); ties by when
+they joined, then by id. A number its player's kept member did not save is cleared, since an
+impostor may have saved it. Every number kept learns when it was last saved, and by whom, from
+the audit log."""
 
 from typing import Any
 
@@ -22,6 +25,23 @@ def _last_saved(AuditEntry: Any, player: Any) -> Any:
     )
 
 
+def _claimed_at(AuditEntry: Any, live: Any) -> dict[int, Any]:
+    """When each of the `live` claims was made: the member's newest "this is me" for that
+    player, else when they joined. One query for them all, the claims' ids a subquery (no
+    list of parameters to outgrow the database's limit)."""
+    claims = list(live.select_related("player"))
+    said: dict[tuple[int, str], Any] = {}
+    entries = AuditEntry.objects.filter(action="member-is-player", membership__in=live.values("pk"))
+    for membership_id, detail, at in entries.values_list("membership_id", "detail", "at"):
+        name = detail.get("player") if isinstance(detail, dict) else None
+        if not isinstance(name, str):
+            continue
+        key = (membership_id, name)
+        if key not in said or at > said[key]:
+            said[key] = at
+    return {c.pk: said.get((c.pk, c.player.name), c.joined_at) for c in claims}
+
+
 def one_claim_per_player(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Membership = apps.get_model("scorekeeper", "Membership")
     Player = apps.get_model("scorekeeper", "Player")
@@ -33,7 +53,8 @@ def one_claim_per_player(apps: StateApps, schema_editor: BaseDatabaseSchemaEdito
     Membership.objects.filter(role="viewer", player__isnull=False).update(player=None)
     kept: dict[int, Any] = {}  # player id: the membership keeping it
     live = Membership.objects.filter(player__isnull=False, revoked_at__isnull=True)
-    for claim in live.order_by("player_id", "joined_at", "id"):
+    claimed_at = _claimed_at(AuditEntry, live)
+    for claim in sorted(live, key=lambda c: (c.player_id, claimed_at[c.pk], c.joined_at, c.pk)):
         if claim.player_id in kept:
             contested.add(claim.player_id)
             Membership.objects.filter(pk=claim.pk).update(player=None)
