@@ -199,6 +199,34 @@ def test_one_claim_a_player_is_kept_the_earliest_and_a_number_the_kept_member_di
 
 
 @pytest.mark.django_db(transaction=True)
+def test_nights_closed_before_the_standing_reading_are_marked_booked_and_open_ones_standing():
+    apps = migrate([("scorekeeper", "0021_transfers_in_baht_only")])
+    m = {name: apps.get_model("scorekeeper", name) for name in ("Group", "Player", "Session")}
+    group = m["Group"].objects.create(name="Saturday")
+    ann = m["Player"].objects.create(group=group, name="Ann", key="Ann")
+
+    def night(closed: bool):
+        return m["Session"].objects.create(
+            group=group, ruleset="knock-dummy-2025", stake_level="sian", stake_less=100,
+            stake_medium=200, stake_more=300, fine=200, point_value="0.5", first_dealer=ann,
+            closed_at=datetime(2026, 11, 20, 23, 0, tzinfo=UTC) if closed else None,
+        )  # fmt: skip
+
+    closed, still_open = night(closed=True), night(closed=False)
+
+    apps = migrate([("scorekeeper", "0022_nets_reading")])
+    Session = apps.get_model("scorekeeper", "Session")
+    readings = dict(Session.objects.values_list("pk", "nets_reading"))
+    assert readings == {closed.pk: "booked", still_open.pk: "standing"}
+    # A night opened after the migration reads the standing nets, by the field's default.
+    later = Session.objects.create(
+        group_id=group.pk, ruleset="knock-dummy-2025", stake_level="sian", stake_less=100,
+        stake_medium=200, stake_more=300, fine=200, point_value="0.5", first_dealer_id=ann.pk,
+    )  # fmt: skip
+    assert Session.objects.get(pk=later.pk).nets_reading == "standing"
+
+
+@pytest.mark.django_db(transaction=True)
 def test_one_claim_the_earliest_by_the_audit_log_is_kept_not_the_member_who_joined_first():
     apps = migrate([("scorekeeper", "0022_nets_reading")])
     m = {name: apps.get_model("scorekeeper", name) for name in (
