@@ -3,13 +3,14 @@
 The card is drawn as SVG and rendered by resvg with the fonts in scorekeeper/fonts/ only, never the
 server's, so Thai is shaped the same everywhere. Each piece of text is split into runs, one font
 each, and any character none of the fonts can draw is left out (an accented letter falls back to
-its plain letter), so a name never shows an empty box. Long names shrink, then end in "…".
+its plain letter), so a name never shows an empty box. Long names shrink, then end in "…"; a
+player's sum wraps onto more lines, and the card grows taller, so no figure is cut.
 """
 
 import functools
 import hashlib
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape as xml_escape
@@ -45,16 +46,17 @@ FIT_SLACK = 0.97
 class NightCard:
     """What the card of a night shows, every text already formatted in the reader's language.
 
-    `nets` are (player, signed baht, e.g. "+1,200" or "−400"), and may add a line beneath in
-    smaller type (the sum that makes the amount, "เกม +800 ฿ − ต๋ง 100 ฿ = รับ 700 ฿"): the sign's
-    first character colours the amount. `transfers` are (payer, payee, baht).
+    `nets` are (player, signed baht, e.g. "+1,200" or "−400"), and may add beneath in smaller
+    type the pieces of the sum that makes the amount ("เกม +800 ฿", "− ต๋ง 100 ฿", "= รับ 700 ฿"),
+    on one line where they fit, else on more, broken only between pieces: the sign's first
+    character colours the amount. `transfers` are (payer, payee, baht).
     """
 
     title: str
     date_text: str
     games_text: str
     nets_heading: str
-    nets: tuple[tuple[str, str] | tuple[str, str, str], ...]
+    nets: tuple[tuple[str, str] | tuple[str, str, tuple[str, ...]], ...]
     transfers_heading: str
     transfers: tuple[tuple[str, str, str], ...]
     footer: str = ""
@@ -170,6 +172,33 @@ def fit(
     return cut + ELLIPSIS, smallest
 
 
+def _words(text: str) -> list[str]:
+    """Split prose at its spaces, an amount kept with the word before it and the ฿ after it."""
+    words: list[str] = []
+    for word in text.split():
+        if words and (word == "฿" or word[:1].isdigit()):
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    return words
+
+
+def wrap(pieces: Iterable[str], size: float, max_width: float) -> list[tuple[str, float]]:
+    """Set drawable pieces in lines of `max_width`, breaking only between them: as many on a line
+    as fit; a piece too wide for a line alone breaks at its words, and a word too wide is fit."""
+    room = max_width * FIT_SLACK
+    words: list[str] = []
+    for piece in pieces:
+        words += [piece] if text_width(piece, size) <= room else _words(piece)
+    lines: list[str] = []
+    for word in words:
+        if lines and text_width(f"{lines[-1]} {word}", size) <= room:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return [fit(line, size, max_width) for line in lines]
+
+
 def _spans(text: str, bold: bool, fill: str | None = None) -> str:
     paint = f" fill={quoteattr(fill)}" if fill else ""
     return "".join(
@@ -215,11 +244,11 @@ class _Row:
     left: Callable[[int], str]  # the row's text at a baseline
     amount: str
     fill: str
-    below: str = ""  # a line beneath, across the row
+    below: tuple[tuple[str, float], ...] = ()  # lines beneath, across the row, with their size
 
     @property
     def height(self) -> int:
-        return ROW + BELOW if self.below else ROW
+        return ROW + BELOW * len(self.below)
 
 
 def _panel(top: int, heading: str, rows: list[_Row]) -> tuple[list[str], int]:
@@ -242,9 +271,8 @@ def _panel(top: int, heading: str, rows: list[_Row]) -> tuple[list[str], int]:
         baseline = row_top + 46
         parts.append(row.left(baseline))
         parts.append(_text(row.amount, WIDTH - MARGIN, baseline, ROW_SIZE, row.fill, True, "end"))
-        if row.below:
-            below, size = fit(row.below, BELOW_SIZE, WIDTH - 2 * MARGIN)
-            parts.append(_text(below, MARGIN, baseline + BELOW, size, MUTED))
+        for line, (below, size) in enumerate(row.below, start=1):
+            parts.append(_text(below, MARGIN, baseline + BELOW * line, size, MUTED))
         row_top += row.height
     return parts, panel_top + height
 
@@ -255,14 +283,15 @@ def _amount_and_room(amount: str) -> tuple[str, float]:
     return text, WIDTH - 2 * MARGIN - text_width(text, size, bold=True) - 40
 
 
-def _net_row(name: str, amount: str, below: str = "") -> _Row:
+def _net_row(name: str, amount: str, pieces: tuple[str, ...] = ()) -> _Row:
     amount_text, room = _amount_and_room(amount)
     shown, size = fit(_name(name), ROW_SIZE, room)
+    drawn = [text for text in map(drawable_text, pieces) if text]
     return _Row(
         lambda y: _text(shown, MARGIN, y, size, INK),
         amount_text,
         _amount_fill(amount),
-        drawable_text(below),
+        tuple(wrap(drawn, BELOW_SIZE, WIDTH - 2 * MARGIN)),
     )
 
 

@@ -1,15 +1,18 @@
 """The card of a night: a PNG drawn with the shipped fonts, Thai shaped, nothing overflowing."""
 
+import re
 import struct
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from functools import cache
-from itertools import pairwise
+from itertools import pairwise, takewhile
 
 import pytest
 from fontTools.ttLib import TTFont
 
 from scorekeeper.card import (
+    BELOW,
+    BELOW_SIZE,
     FONTS_DIR,
     MARGIN,
     WIDTH,
@@ -193,3 +196,73 @@ def test_long_names_end_in_an_ellipsis_and_no_text_leaves_its_place():
         assert all(end + 24 <= start for (_, end), (start, _) in pairwise(spans))
     row_texts = [text for text in texts if text["anchor"] == "end"]
     assert all(text["x"] == WIDTH - MARGIN for text in row_texts)
+
+
+LONG_SUMS = (
+    (
+        "สมชาย",
+        "+1,179.50 ฿",
+        ("เกม +1,575 ฿", "− ค่าใช้จ่ายร่วม 350.25 ฿", "− ต๋ง 50 ฿", "+ ปัดเศษ 4.75 ฿", "= รับ 1,179.50 ฿"),
+    ),
+    (
+        "ญาณิศา",
+        "+1,910 ฿",
+        ("เกม +2,310 ฿", "− ค่าใช้จ่ายร่วม 350.25 ฿", "− ต๋ง 50 ฿", "+ ปัดเศษ 0.25 ฿", "= รับ 1,910 ฿"),
+    ),
+    (
+        "น้องเก่ง",
+        "−1,290 ฿",
+        (
+            "เกม −1,885 ฿",
+            "+ จ่ายกันที่โต๊ะ 1,000 ฿",
+            "− ค่าใช้จ่ายร่วม 350.25 ฿",
+            "− ต๋ง 50 ฿",
+            "− ปัดเศษ 4.75 ฿",
+            "= จ่าย 1,290 ฿",
+        ),
+    ),
+    (
+        "กล้วยไข่",
+        "−649.25 ฿",
+        (
+            "เกม −1,000 ฿",
+            "− จ่ายกันที่โต๊ะ 1,000 ฿",
+            "+ ค่าใช้จ่ายร่วม 1,401 ฿",
+            "− ต๋ง 50 ฿",
+            "= จ่าย 649.25 ฿",
+        ),
+    ),
+    (
+        "Ann",
+        "−1,400.25 ฿",
+        ("เกม −1,000 ฿", "− ค่าใช้จ่ายร่วม 350.25 ฿", "− ต๋ง 50 ฿", "= จ่าย 1,400.25 ฿"),
+    ),
+    ("เจ้าบ้าน", "+250 ฿", ("ต๋ง 250 ฿", "= รับ 250 ฿")),
+)
+
+
+def test_a_long_sum_wraps_between_its_parts_and_the_card_grows_taller_for_it():
+    card = make_card(nets=LONG_SUMS)
+    texts = drawn_texts(card_svg(card))
+    assert not [text["string"] for text in texts if text["string"].endswith("…")]
+    strings = [text["string"] for text in texts]
+    wrapped = 0
+    for name, amount, pieces in LONG_SUMS:
+        start = strings.index(name)
+        assert strings[start + 1] == amount
+        beneath = texts[start + 2 :]  # the sum's lines, at the size of a sum, under the name
+        lines = list(takewhile(lambda t: (t["x"], t["size"]) == (MARGIN, BELOW_SIZE), beneath))
+        assert " ".join(line["string"] for line in lines) == " ".join(pieces)
+        for piece in pieces:  # each part whole on one line, none broken
+            assert sum(piece in line["string"] for line in lines) == 1, piece
+        assert re.search(r"= (รับ|จ่าย) [\d,.]+ ฿$", lines[-1]["string"])
+        for line in lines:  # inside the panel
+            assert MARGIN + advance_width(line) <= WIDTH - MARGIN, line["string"]
+        assert all(b["y"] - a["y"] >= BELOW_SIZE for a, b in pairwise(lines))
+        wrapped += len(lines) > 1
+    assert wrapped >= 3  # the five- and six-part sums with four-digit amounts
+    one_line = make_card(
+        nets=tuple((name, amount, pieces[-1:]) for name, amount, pieces in LONG_SUMS)
+    )
+    width, height = png_size(card_png(card))
+    assert width == WIDTH and height >= png_size(card_png(one_line))[1] + wrapped * BELOW

@@ -96,7 +96,8 @@ def night_card(context: dict[str, Any]) -> NightCard:
         games_text=_games_text(context["games"]),
         nets_heading=_("What each pays or receives"),
         nets=tuple(
-            (line.name, f"{signed_baht(line.total)} ฿", line.equation) for line in context["sums"]
+            (line.name, f"{signed_baht(line.total)} ฿", (*line.parts, f"= {line.total_text}"))
+            for line in context["sums"]
         ),
         transfers_heading=_("Who pays whom"),
         transfers=tuple(
