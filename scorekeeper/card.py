@@ -4,7 +4,7 @@ The card is drawn as SVG and rendered by resvg with the fonts in scorekeeper/fon
 server's, so Thai is shaped the same everywhere. Each piece of text is split into runs, one font
 each, and any character none of the fonts can draw is left out (an accented letter falls back to
 its plain letter), so a name never shows an empty box. Long names shrink, then end in "…"; a
-player's sum wraps onto more lines, and the card grows taller, so no figure is cut.
+player's sum and a note wrap onto more lines, and the card grows taller, so no figure is cut.
 """
 
 import functools
@@ -49,7 +49,8 @@ class NightCard:
     `nets` are (player, signed baht, e.g. "+1,200" or "−400"), and may add beneath in smaller
     type the pieces of the sum that makes the amount ("เกม +800 ฿", "− ต๋ง 100 ฿", "= รับ 700 ฿"),
     on one line where they fit, else on more, broken only between pieces: the sign's first
-    character colours the amount. `transfers` are (payer, payee, baht).
+    character colours the amount. `nets_note` says beneath them what they take for granted (an
+    open night's fee and rounding). `transfers` are (payer, payee, baht).
     """
 
     title: str
@@ -60,6 +61,7 @@ class NightCard:
     transfers_heading: str
     transfers: tuple[tuple[str, str, str], ...]
     footer: str = ""
+    nets_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -237,6 +239,8 @@ ROW_SIZE = 34  # font size of names and amounts
 BELOW = 44  # what a line beneath a row adds to its height
 BELOW_SIZE = 30  # its font size: still read on a phone, the card shown 390 px wide
 HEADER = 200
+NOTE_SIZE = 28  # a note beneath a panel
+NOTE_LINE = 42  # and its line's height
 
 
 @dataclass(frozen=True)
@@ -321,18 +325,21 @@ def _transfer_row(payer: str, payee: str, amount: str) -> _Row:
 
 @functools.lru_cache(maxsize=32)
 def card_svg(card: NightCard) -> str:
-    """Draw the card as SVG: a green header, the nets, the transfers, the footer."""
+    """Draw the card as SVG: a green header, the nets and their note, the transfers, the footer."""
     body: list[str] = []
     top = HEADER + 16
     sections = (
-        (card.nets_heading, [_net_row(*net) for net in card.nets]),
-        (card.transfers_heading, [_transfer_row(*transfer) for transfer in card.transfers]),
+        (card.nets_heading, [_net_row(*net) for net in card.nets], card.nets_note),
+        (card.transfers_heading, [_transfer_row(*t) for t in card.transfers], ""),
     )
-    for heading, rows in sections:
+    for heading, rows, note in sections:
         if rows:
             parts, top = _panel(top, drawable_text(heading), rows)
             body += parts
-            top += 24
+            for line, size in wrap(_words(drawable_text(note)), NOTE_SIZE, WIDTH - 2 * 48):
+                top += NOTE_LINE
+                body.append(_text(line, 48, top, size, MUTED))
+            top += 24 + (16 if note else 0)
     footer = drawable_text(card.footer)
     height = max(MIN_HEIGHT, top + (64 if footer else 24))
     title, title_size = fit(drawable_text(card.title), 56, WIDTH - 2 * 56, bold=True, shrink=0.7)

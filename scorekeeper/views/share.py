@@ -99,6 +99,7 @@ def night_card(context: dict[str, Any]) -> NightCard:
             (line.name, f"{signed_baht(line.total)} ฿", (*line.parts, f"= {line.total_text}"))
             for line in context["sums"]
         ),
+        nets_note=context["sums_assumed"],  # an open night's totals take the usual fee as due
         transfers_heading=_("Who pays whom"),
         transfers=tuple(
             (t["payer"], t["payee"], f"{baht_text(t['baht'])} ฿") for t in context["transfers"]
@@ -131,7 +132,9 @@ def _open_graph(request: HtmxHttpRequest, context: dict[str, Any], link: ShareLi
             "group": session.group.name,
             "date": date_text(session.started_at),
         },  # fmt: skip
-        "og_description": f"{_games_text(context['games'])} · {nets}",
+        "og_description": " · ".join(
+            text for text in (_games_text(context["games"]), nets, context["sums_assumed"]) if text
+        ),
         "og_image": request.build_absolute_uri(reverse("shared-card", args=[link.token])),
     }
 

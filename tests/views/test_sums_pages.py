@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from scorekeeper.card import NightCard, card_png, card_svg
+from scorekeeper.card import NOTE_SIZE, NightCard, card_png, card_svg
 from scorekeeper.models import Membership, Session, ShareLink
 from scorekeeper.services import games, group_rules, scoresheet, sessions, settle_up, sharing
 from scorekeeper.services.group_rules import Close, Usual
@@ -147,6 +147,26 @@ def test_the_card_shows_each_sum_1200_wide_growing_taller_with_them(client, tabl
     for name, total, pieces in card.nets:  # type: ignore[misc]
         assert name in drawn and total in drawn and " ".join(pieces) in drawn  # short: one line
     assert "เจ้าบ้าน" in drawn and "ต๋ง 50 ฿ = รับ 50 ฿" in drawn
+    assert not [text for text in drawn if "คิดจริงตอนปิดวง" in text]  # closed: nothing assumed
+
+
+def test_an_open_nights_card_and_link_preview_say_which_fee_and_rounding_they_assume(client, table):
+    session = with_usual_rules(table)
+    client.get(f"/s/{session.pk}/summary")  # a player's visit makes the share link
+    card = night_card(night(session))
+    texts = drawn_texts(card_svg(card))
+    strings = [text["string"] for text in texts]
+    note = [i for i, text in enumerate(texts) if (text["x"], text["size"]) == (48, NOTE_SIZE)]
+    assert " ".join(strings[i] for i in note) == ASSUMED  # the share text's sentence, whole
+    # Beneath the sums it qualifies, before who pays whom.
+    last_net = strings.index(card.nets[-1][1], strings.index(card.nets[-1][0]))
+    assert last_net < note[0] and note[-1] < strings.index("ใครจ่ายใคร")
+    token = ShareLink.objects.get(session=session).token
+    public = Client()
+    assert public.get(f"/n/{token}/card.png").content == card_png(card)  # the preview's picture
+    page = html.unescape(public.get(f"/n/{token}").content.decode())
+    description = re.search(r'<meta property="og:description" content="([^"]*)"', page)
+    assert description and description[1].endswith(ASSUMED)
 
 
 def png_size_of(card: NightCard) -> tuple[int, int]:
