@@ -13,7 +13,14 @@ from scorekeeper.http import HtmxHttpRequest
 
 SHELL = (
     "css/app.css",
-    "js/app.js",
+    # the page's scripts, one a job (templates/base.html loads them)
+    "js/queue.js",
+    "js/warm.js",
+    "js/sign-out.js",
+    "js/live.js",
+    "js/finish.js",
+    "js/share.js",
+    "js/undo.js",
     "django_htmx/htmx-2.min.js",
     "icons/icon-192.png",
     "icons/icon-512.png",

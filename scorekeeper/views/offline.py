@@ -3,7 +3,7 @@ until it has an id.
 
 Its pages are rendered for the key `_` and kept by the service worker, which shows them for any
 key (templates/app/sw.js); what is entered on them waits on the phone and is sent in order, the
-start first (static/js/app.js). Once the start has landed, each address leads to the game itself;
+start first (static/js/queue.js). Once the start has landed, each address leads to the game itself;
 an event or an end naming a start that was refused is refused too (409), naming why.
 """
 

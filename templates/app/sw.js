@@ -24,7 +24,7 @@ self.addEventListener("activate", (event) => {
 
 // A game started on this phone without a connection has no id: its pages are named by the key
 // the phone made (/s/<night>/games/key/<key>/…). The page keeps a copy of each made for the key
-// "_" (static/js/app.js); shown for another key, its addresses are that key's.
+// "_" (static/js/warm.js); shown for another key, its addresses are that key's.
 const STARTED_HERE = /^(\/s\/\d+\/games\/key\/)([\w-]+)(\/.*)$/;
 
 async function startedHere(url) {
@@ -38,7 +38,7 @@ async function startedHere(url) {
 }
 
 // A form's write sent the plain way (not by the page's queue) that gets no answer, or a 5xx: its
-// key and fields are kept for the page to queue (static/js/app.js, adopt), and the phone goes
+// key and fields are kept for the page to queue (static/js/queue.js, adopt), and the phone goes
 // back to the page it came from. Nothing typed is lost to a dropped connection.
 const KEPT = "kept";
 

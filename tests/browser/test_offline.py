@@ -145,7 +145,7 @@ def test_a_whole_game_entered_offline_lands_once_and_in_order(browser, live_serv
 
 
 def warmed(page) -> None:
-    """Wait until the phone keeps the pages of a game started on it (app.js, warm)."""
+    """Wait until the phone keeps the pages of a game started on it (warm.js)."""
     controlled_by_worker(page)
     page.reload()
     page.wait_for_function("() => localStorage.getItem('scorekeeper-warmed') !== null")

@@ -3,6 +3,9 @@
 import json
 
 from django.contrib.staticfiles import finders
+from django.utils.html import escapejs
+
+SCRIPTS = ["queue.js", "warm.js", "sign-out.js", "live.js", "finish.js", "share.js", "undo.js"]
 
 
 def test_the_manifest_makes_the_app_installable(client, db):
@@ -21,16 +24,19 @@ def test_the_service_worker_is_served_from_the_root_and_caches_the_shell(client,
     body = response.content.decode()
     assert response["Content-Type"].startswith("text/javascript")
     assert response["Cache-Control"] == "no-cache"
-    assert '"/static/css/app.css"' in body and '"/static/js/app.js"' in body
+    assert '"/static/css/app.css"' in body
+    for script in SCRIPTS:
+        assert f'"{escapejs(f"/static/js/{script}")}"' in body
     assert 'const OFFLINE = "/offline"' in body
 
 
-def test_every_page_links_the_manifest_and_the_page_script_under_the_csp(client, db):
+def test_every_page_links_the_manifest_and_the_page_scripts_under_the_csp(client, db):
     response = client.get("/")
     body = response.content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in body
     nonce = response["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
-    assert f'<script src="/static/js/app.js" defer nonce="{nonce}">' in body
+    for script in SCRIPTS:
+        assert f'<script src="/static/js/{script}" defer nonce="{nonce}">' in body
     assert 'id="offline"' in body and "hidden" in body.split('id="offline"')[1][:40]
 
 

@@ -1,5 +1,7 @@
-// Scorekeeper on the phone: an offline banner, and what is entered without a connection kept on
-// this phone and sent, in order, when it returns: nothing typed is lost to a dropped connection.
+// The offline queue: what is entered without a connection is kept on this phone and sent, in
+// order, when it returns, so nothing typed is lost to a dropped connection. This file also shows
+// the offline banner, lists the entries waiting and those refused, and registers the service
+// worker (templates/app/sw.js), which keeps the pages opened and a plain write left unanswered.
 //
 // An entry is a form's POST: its address, its fields and its idempotency key. Kept without a
 // connection, it gets a key made on the phone (a page the service worker shows from its copy
@@ -12,12 +14,11 @@
 //   can be entered again.
 // A game started without a connection has no id: its start's key names it, and its events and
 // end go to /s/<night>/games/key/<key>/… (views/offline.py). Its pages come from copies made for
-// the key "_" while online (warm, below; templates/app/sw.js shows them for any key).
+// the key "_" while online (warm.js; templates/app/sw.js shows them for any key).
 (() => {
   "use strict";
   const QUEUE = "scorekeeper-queue";
   const REFUSED = "scorekeeper-refused";
-  const WARMED = "scorekeeper-warmed";
   const SENDING = "scorekeeper-sending";
   const KEPT = "kept"; // the service worker's cache of writes it kept (templates/app/sw.js)
   const TEMPLATE_KEY = "/games/key/_/";
@@ -205,24 +206,9 @@
     if (next) location.assign(next);
   }
 
-  // Signing out: the pages this phone kept go with it (the next person to hold the phone is not
-  // shown them), but never an entry still waiting to be sent; while any waits, ask first.
-  async function signOut(form) {
-    const waiting = read(QUEUE).length;
-    if (waiting && !window.confirm(fill(form.dataset.waiting, waiting))) return;
-    if ("caches" in window) await caches.delete("pages");
-    localStorage.removeItem(WARMED);
-    form.submit();
-  }
-
   document.addEventListener("submit", (event) => {
     const form = event.target;
     const submitter = event.submitter;
-    if ("signOut" in form.dataset) {
-      event.preventDefault();
-      signOut(form);
-      return;
-    }
     if (form.dataset.kept) {
       event.preventDefault(); // a second tap: the first is kept
       return;
@@ -237,8 +223,8 @@
     }
   });
 
-  // A button that saves through htmx (the end of a game): the same, in place of its request,
-  // and after a request that got no answer or a 5xx.
+  // A button that saves through htmx (the end of a game, a cost at the table): the same, in
+  // place of its request, and after a request that got no answer or a 5xx.
   function htmxSave(button) {
     if (button.tagName !== "BUTTON" || !button.form) return null;
     return new URL(button.getAttribute("hx-post"), location.href).href;
@@ -332,146 +318,6 @@
     if (moved && read(QUEUE).length === 0) location.assign(landing || location.href); // as it now is
   }
 
-  // While online, keep a copy of the pages of a game started on this phone (see the top).
-  async function warm() {
-    const start = document.querySelector("form.start[data-offline-pages]");
-    if (!start || !navigator.onLine || !("caches" in window)) return;
-    if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return;
-    const version = `${location.pathname} ${start.dataset.offlineVersion}`;
-    if (localStorage.getItem(WARMED) === version) return;
-    try {
-      const pages = await caches.open("pages");
-      await pages.addAll(start.dataset.offlinePages.split(" "));
-      localStorage.setItem(WARMED, version);
-    } catch {
-      // not this time: the next page load tries again
-    }
-  }
-
-  // The table follows every phone: htmx polls each [data-live] region every
-  // 2 s and swaps it whole. A poll is skipped while the page is hidden, and while a form in the
-  // region has a field in focus or a value changed, so that nothing being entered is wiped;
-  // shown again or back online, the region asks at once.
-  function changed(field) {
-    if (field.type === "radio" || field.type === "checkbox") {
-      return field.checked !== field.defaultChecked;
-    }
-    if (field.tagName === "SELECT") {
-      return [...field.options].some((option) => option.selected !== option.defaultSelected);
-    }
-    if (field.type === "hidden" || field.tagName === "BUTTON") return false;
-    return "defaultValue" in field && field.value !== field.defaultValue;
-  }
-  function editing(region) {
-    const focused = document.activeElement;
-    if (focused && region.contains(focused) && focused.matches("input, select, textarea")) {
-      return true;
-    }
-    return [...region.querySelectorAll("form")].some((form) => [...form.elements].some(changed));
-  }
-  document.addEventListener("htmx:beforeRequest", (event) => {
-    const region = event.detail.elt;
-    if (!region.matches("[data-live]") || event.detail.requestConfig.verb !== "get") return;
-    if (document.hidden || editing(region)) event.preventDefault();
-  });
-  function refresh() {
-    if (document.hidden || !window.htmx) return;
-    for (const region of document.querySelectorAll("[data-live]")) {
-      window.htmx.trigger(region, "refresh");
-    }
-  }
-  // The end of a game. A phone's number pad may have no minus: ± turns the
-  // points negative and back. The knocker has no points: their row steps aside, and the first
-  // loser's points take the focus, so an ordinary game is a tap on the knocker, the points, Save.
-  document.addEventListener("click", (event) => {
-    const sign = event.target.closest("button.sign");
-    if (!sign) return;
-    const input = document.getElementById(sign.dataset.signFor);
-    if (!input) return;
-    const value = input.value.trim();
-    input.value = /^[-−]/.test(value) ? value.replace(/^[-−]\s*/, "") : `-${value}`;
-    input.dispatchEvent(new Event("input", { bubbles: true })); // the preview follows
-    input.focus();
-  });
-  function markKnocker(form, focus) {
-    const knocker = form.querySelector('input[name="knocker"]:checked');
-    for (const row of form.querySelectorAll(".entry tr[data-player]")) {
-      const is = knocker !== null && row.dataset.player === knocker.value;
-      row.classList.toggle("knocker", is);
-      const input = row.querySelector('input[name^="points_"]');
-      if (input) input.disabled = is;
-    }
-    if (!focus) return;
-    const next = [...form.querySelectorAll('.entry input[name^="points_"]')].find(
-      (input) => !input.disabled && input.value === "",
-    );
-    if (next) next.focus();
-  }
-  document.addEventListener("change", (event) => {
-    if (event.target.matches('input[name="knocker"]')) markKnocker(event.target.form, true);
-  });
-  for (const form of document.querySelectorAll("form")) {
-    if (form.querySelector('input[name="knocker"]')) markKnocker(form, false);
-  }
-
-  // Sharing the night: the phone's share sheet with the night's card where
-  // it takes files, else its share sheet with the text, else LINE's share link. The card is
-  // fetched when the page loads: a share with files must start inside the tap.
-  const shareButton = document.querySelector("button[data-share]");
-  if (shareButton) {
-    let card = null;
-    fetch(shareButton.dataset.card, { credentials: "same-origin" })
-      .then((response) => (response.ok ? response.blob() : null))
-      .then((blob) => {
-        if (blob) card = new File([blob], "scorekeeper.png", { type: "image/png" });
-        shareButton.dataset.cardReady = ""; // a tap from now on shares the card
-      })
-      .catch(() => {});
-    shareButton.addEventListener("click", async () => {
-      const { title, text, url, line } = shareButton.dataset;
-      const shared = { title, text, url };
-      const withCard = card ? { ...shared, files: [card] } : null;
-      try {
-        if (withCard && navigator.canShare && navigator.canShare(withCard)) {
-          await navigator.share(withCard);
-          return;
-        }
-        if (navigator.share) {
-          await navigator.share(shared);
-          return;
-        }
-      } catch (error) {
-        if (error.name === "AbortError") return; // the sheet was closed: nothing to do
-      }
-      location.assign(line);
-    });
-  }
-  document.addEventListener("click", async (event) => {
-    const copy = event.target.closest("button[data-copy]");
-    if (!copy) return;
-    try {
-      await navigator.clipboard.writeText(copy.dataset.copy);
-      copy.textContent = copy.dataset.copied;
-    } catch {
-      window.prompt("", copy.dataset.copy); // no clipboard here: the text to copy by hand
-    }
-  });
-
-  // The undo of a save lasts a minute (services/games.py): its button goes when the minute does.
-  function expire() {
-    for (const offer of document.querySelectorAll("[data-until]")) {
-      if (Date.now() / 1000 > Number(offer.dataset.until)) offer.hidden = true;
-    }
-  }
-  setInterval(expire, 1000);
-  document.addEventListener("htmx:afterSettle", () => {
-    for (const form of document.querySelectorAll("form")) {
-      if (form.querySelector('input[name="knocker"]')) markKnocker(form, false); // a refused save
-    }
-    expire();
-    warm(); // a start panel a poll brought in: its pages kept for a game started offline
-  });
-
   if (refusedList) {
     refusedList.querySelector("button").addEventListener("click", () => {
       localStorage.removeItem(REFUSED);
@@ -482,18 +328,13 @@
     retry = 0;
     show();
     send();
-    refresh();
   });
   window.addEventListener("offline", show);
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible") return;
     send();
-    refresh();
   });
   show();
   adopt().then(send);
-  if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("/sw.js");
-    navigator.serviceWorker.ready.then(warm);
-  }
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js");
 })();
