@@ -6,6 +6,7 @@ import io
 import json
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import transaction
@@ -546,6 +547,79 @@ def test_an_import_that_does_not_audit_from_scratch_is_refused_whole_with_its_fi
         exports.group_import(data=data)
     assert refused.value.code == "import-audit"
     assert counts() == before
+
+
+# -- names, cleaned as typed ---------------------------------------------------------------------
+
+
+def renamed_in_file(data: Any, recorded: str, typed: str) -> Any:
+    """The file with every text that is `recorded` (a value or a key) written as `typed`."""
+    if isinstance(data, str):
+        return typed if data == recorded else data
+    if isinstance(data, list):
+        return [renamed_in_file(v, recorded, typed) for v in data]
+    if isinstance(data, dict):
+        return {renamed_in_file(k, recorded, typed): renamed_in_file(v, recorded, typed)
+                for k, v in data.items()}  # fmt: skip
+    return data
+
+
+def test_a_name_recorded_with_a_format_character_comes_in_cleaned_and_its_games_read_so(db, export):
+    # Bee with a zero-width space pasted inside, Dan after a left-to-right mark, wherever the
+    # file names them: the players, their seats and lines, the games' documents (knocks,
+    # points, tie orders as keys and values) and the audit trail.
+    dirty = renamed_in_file(export, "Bee", "B\u200bee")
+    dirty = renamed_in_file(dirty, "Dan", "\u200eDan")
+    assert "B\u200bee" in json.dumps(dirty["sessions"][0]["games"], ensure_ascii=False)
+    group = exports.group_import(data=dirty)
+    typed = {SOMCHAI, "Bee", SOMYING, "Dan", EVE}
+    assert set(group.players.values_list("name", flat=True)) == typed
+    assert set(group.players.values_list("key", flat=True)) == typed
+    # Read by the cleaned names, the nights are the ones exported: documents, lines and all.
+    assert without_time_of_export(exports.group_json(group=group)) == without_time_of_export(export)
+    for session in group.sessions.all():
+        assert session_audit(session) == []
+    knocks = [g.document["knock"]["player"] for g in Game.objects.exclude(document__knock=None)]
+    assert "Bee" in knocks and "B\u200bee" not in knocks
+
+
+def test_two_names_that_clean_the_same_are_refused_as_one_player_and_nothing_is_written(db, export):
+    data = copy.deepcopy(export)
+    data["players"].append({**data["players"][1], "name": "B\u200bee"})  # players[1] is Bee
+    with pytest.raises(
+        ServiceError, match=r"players\[5\]\.name is 'B\\u200bee', which reads as 'Bee'"
+    ):
+        exports.group_import(data=data)
+    assert set(counts().values()) == {0}
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [("น้อง\u200bบี", "น้องบี"), ("  น้อง   บี ", "น้อง บี"), ("", ""), ("   ", "")],
+    ids=["a zero-width space inside", "spaces", "left empty", "only spaces"],
+)
+def test_a_member_name_comes_in_cleaned_as_the_join_form_cleans_it(db, export, typed, stored):
+    data = broken(export, "memberships.1.name", typed)
+    exports.group_import(data=data)
+    assert Membership.objects.order_by("pk")[1].name == stored
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["Bee\x07", "Bee\ue000", "\u200b\u200d"],
+    ids=["a control character", "private use", "only format characters"],
+)
+def test_a_member_name_no_phone_can_show_is_refused_and_nothing_is_written(db, export, typed):
+    with pytest.raises(
+        ServiceError, match=r"memberships\[1\]\.name is not a name a phone can show"
+    ):
+        exports.group_import(data=broken(export, "memberships.1.name", typed))
+    assert set(counts().values()) == {0}
+
+
+def test_the_group_name_comes_in_cleaned(db, export):
+    group = exports.group_import(data=broken(export, "group.name", "วงวัน\u200bเสาร์"))
+    assert group.name == "วงวันเสาร์"
 
 
 # -- settled tabs (version 4) ---------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from scorekeeper.models import AuditEntry, Game, Group, Membership, Session
+from scorekeeper.models import AuditEntry, Game, Group, Membership, Player, Session
 from scorekeeper.services.exports.fields import (
     dump_time,
     load,
@@ -10,6 +10,8 @@ from scorekeeper.services.exports.fields import (
     load_ref,
     load_when,
     malformed,
+    renamed,
+    renames,
     valid,
 )
 
@@ -37,7 +39,10 @@ def load_audit(
     sessions: list[Session],
     games: list[list[Game]],
     members: list[Membership],
+    players: dict[str, Player],
 ) -> None:
+    """Insert the audit trail, each entry naming the players as stored, as their games do."""
+    stored_as = renames(players)
     entries = []
     for i, raw in enumerate(load_list(data, "audit", "")):
         where = f"audit[{i}]"
@@ -56,7 +61,7 @@ def load_audit(
                     game=game,
                     membership=load_ref(raw, "membership", members, where),
                     action=load(raw, "action", str, where),
-                    detail=load(raw, "detail", dict, where),
+                    detail=renamed(load(raw, "detail", dict, where), stored_as),
                     at=load_when(raw, "at", where),
                 ),
                 where,

@@ -111,13 +111,37 @@ def load_player(
     return players[who]
 
 
-def load_name(raw: Any, where: str) -> str:
-    """Return a name as recorded, refusing one that no name typed at the table could be: the
-    definition the forms and the rules use (rules.names)."""
+def load_name(raw: Any, where: str, *, blank: bool = False) -> str:
+    """Return a name cleaned as a typed one is, refusing one that no name typed at the table
+    could be: the definition the forms and the rules use (rules.names). A `blank` name may be
+    left empty, as a member's is on the join form."""
     name: str = load(raw, "name", str, where)
+    if blank and not name.strip():
+        return ""
     if names.fault(name) is not None:
         raise malformed(f"{where}.name", f"is not a name a phone can show: {name!r}")
-    return name
+    return names.cleaned(name)
+
+
+def renames(players: dict[str, Player]) -> dict[str, str]:
+    """The names the import cleaned (group.load_players): as the file records them, as stored."""
+    return {recorded: p.name for recorded, p in players.items() if p.name != recorded}
+
+
+def renamed(value: Any, renames: dict[str, str]) -> Any:
+    """Return `value` (JSON: a game's document, its tie or scores, an audit entry's detail) with
+    every player the import renamed named as stored, as a value or a key. Only a text that
+    cleaning changes is replaced, and none of the rules' own words is one (plain ASCII, which
+    cleaning leaves as it is): what is not a name stays as written."""
+    if not renames:
+        return value  # the common case: every name in the file was stored as it was typed
+    if isinstance(value, str):
+        return renames.get(value, value)
+    if isinstance(value, list):
+        return [renamed(v, renames) for v in value]
+    if isinstance(value, dict):
+        return {renamed(k, renames): renamed(v, renames) for k, v in value.items()}
+    return value
 
 
 def at_most[N: (int, Decimal)](value: N, most: N, where: str) -> N:

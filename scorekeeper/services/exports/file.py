@@ -242,5 +242,5 @@ def _import(data: dict[str, Any]) -> tuple[Group, list[Session], list[Tab]]:
     # An export made before debts could be carried has none.
     money = load_list(data, "money_lines", "") if "money_lines" in data else []
     load_money_lines(money, group, players, sessions, transfers, costs, tabs)
-    load_audit(data, group, sessions, games, members)
+    load_audit(data, group, sessions, games, members, players)
     return group, sessions, [tab for tab, _ in tabs]

@@ -12,6 +12,8 @@ from scorekeeper.services.exports.fields import (
     load_time,
     load_when,
     malformed,
+    renamed,
+    renames,
     valid,
 )
 
@@ -48,7 +50,8 @@ def dump_event(event: Event) -> dict[str, Any]:
 def load_games(
     session: Session, players: dict[str, Player], raw: Any, where: str
 ) -> tuple[list[Game], list[list[Event]]]:
-    """Insert a night's games, then all their events."""
+    """Insert a night's games, then all their events, each naming the players as stored."""
+    stored_as = renames(players)
     games: list[Game] = []
     events: list[list[Event]] = []
     for i, raw_game in enumerate(load_list(raw, "games", where)):
@@ -56,7 +59,7 @@ def load_games(
         seating = load_list(raw_game, "seating", at)
         if not all(isinstance(who, str) and who in players for who in seating):
             raise malformed(f"{at}.seating", f"names someone who is not a player: {seating!r}")
-        document = _document_without_events(raw_game, at)
+        document = renamed(_document_without_events(raw_game, at), stored_as)
         game = valid(
             Game(
                 session=session,
@@ -65,8 +68,8 @@ def load_games(
                 seating=[players[who].pk for who in seating],
                 status=load(raw_game, "status", str, at),
                 document=document,
-                tie=load(raw_game, "tie", dict, at, null=True),
-                scores=load(raw_game, "scores", dict, at, null=True),
+                tie=renamed(load(raw_game, "tie", dict, at, null=True), stored_as),
+                scores=renamed(load(raw_game, "scores", dict, at, null=True), stored_as),
                 last_drawer=load_player(raw_game, "last_drawer", players, at, null=True),
                 replaces=load_ref(raw_game, "replaces", games, at),
                 started_at=load_when(raw_game, "started_at", at),
@@ -83,7 +86,9 @@ def load_games(
                     Event(
                         game=game,
                         number=load(event, "number", int, f"{at}.events[{k}]"),
-                        document=load(event, "document", dict, f"{at}.events[{k}]"),
+                        document=renamed(
+                            load(event, "document", dict, f"{at}.events[{k}]"), stored_as
+                        ),
                         recorded_at=load_when(event, "recorded_at", f"{at}.events[{k}]"),
                         removed_at=load_time(event, "removed_at", f"{at}.events[{k}]", null=True)
                         if isinstance(event, dict) and "removed_at" in event

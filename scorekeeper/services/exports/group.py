@@ -1,9 +1,9 @@
-"""The file's group, its players and its memberships: each written beside where it is read."""
+"""The file's group, its players and its memberships: each written beside where it is read. Every
+name is read cleaned as a name typed at the table is (rules.names)."""
 
 from typing import Any
 
 from scorekeeper.models import Group, Membership, Player
-from scorekeeper.names import unique_key
 from scorekeeper.services.exports.fields import (
     dump_time,
     load,
@@ -38,17 +38,26 @@ def dump_players(players: list[Player]) -> list[dict[str, Any]]:
 
 
 def load_players(data: dict[str, Any], group: Group) -> dict[str, Player]:
-    """Insert the players, each by the name the rest of the file knows them by."""
+    """Insert the players, each by the name the rest of the file knows them by, stored cleaned:
+    a name recorded before names were cleaned (a zero-width space pasted in it) comes in as it
+    would be typed today, and the file's documents are read naming it so (fields.renamed)."""
     players: dict[str, Player] = {}
-    keys: set[str] = set()  # names are imported as recorded, each with a key of its own
+    cleaned_from: dict[str, str] = {}  # each name as stored: the file's name it was read from
     for i, raw in enumerate(load_list(data, "players", "")):
         where = f"players[{i}]"
+        recorded: str = load(raw, "name", str, where)
         who = load_name(raw, where)
-        if who in players:
-            raise malformed(f"{where}.name", f"repeats {who!r}")
+        if recorded in players:
+            raise malformed(f"{where}.name", f"repeats {recorded!r}")
+        if who in cleaned_from:
+            raise malformed(
+                f"{where}.name",
+                f"is {recorded!r}, which reads as {cleaned_from[who]!r} does ({who!r}): typed "
+                "today, the two would be one player",
+            )
+        cleaned_from[who] = recorded
         at = load_when(raw, "created_at", where)
-        player = Player(group=group, name=who, key=unique_key(who, keys), created_at=at)
-        players[who] = valid(player, where)
+        players[recorded] = valid(Player(group=group, name=who, key=who, created_at=at), where)
     Player.objects.bulk_create(players.values())
     return players
 
@@ -73,7 +82,7 @@ def load_memberships(data: dict[str, Any], group: Group) -> list[Membership]:
             valid(
                 Membership(  # no device and no account: it lets nobody in, it names the audit's who
                     group=group,
-                    name=load(raw, "name", str, where),
+                    name=load_name(raw, where, blank=True),  # left empty, as the join form lets it
                     role=load(raw, "role", str, where),
                     joined_at=load_when(raw, "joined_at", where),
                     revoked_at=load_time(raw, "revoked_at", where, null=True),
