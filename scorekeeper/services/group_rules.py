@@ -27,6 +27,9 @@ from scorekeeper.services.sessions import point_value_check
 CUSTOM = Session.StakeLevel.CUSTOM
 FEWEST, HUB = Transfer.Mode.FEWEST, Transfer.Mode.HUB
 PROBE_NAMES = ["1", "2", "3", "4"]  # a table any score sheet can seat, to have its engine read
+PARTS = ("stakes", "close", *RULESETS)  # what `Group.usual` holds, each part on its own
+# What reading a part that does not pass raises: a check's refusal, or a value of the wrong shape.
+NOT_PASSING = (RuleError, LookupError, TypeError, ValueError, ArithmeticError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +128,22 @@ def _read[T](reader: Callable[..., T], value: Any, *args: Any) -> T | None:
         return None
     try:
         return reader(value, *args)
-    except (RuleError, LookupError, TypeError, ValueError, ArithmeticError):
+    except NOT_PASSING:
         return None
+
+
+def part_checked(part: str, stored: Any, players: list[Player]) -> dict[str, Any]:
+    """Return one part of the usual choices (a name of PARTS) as `Group.usual` would store it,
+    read strictly and checked as `group_rules_set` checks it, among the group's `players`; raise
+    one of NOT_PASSING if it does not pass. An export writes what passes; an import keeps only
+    a part that passes and reads as it is written."""
+    if not isinstance(stored, dict):
+        raise TypeError("not an object")
+    if part == "stakes":
+        return _stakes_stored(_stakes_read(stored))
+    if part == "close":
+        return _close_stored(_close_read(stored), players)
+    return _sheet_stored(part, _sheet_read(stored, part))
 
 
 # -- Knock Dummy's stakes -------------------------------------------------------------------------

@@ -27,7 +27,16 @@ from scorekeeper.models import (
     TabTransfer,
     Transfer,
 )
-from scorekeeper.services import access, costs, debts, exports, games, sessions, tabs
+from scorekeeper.services import (
+    access,
+    costs,
+    debts,
+    exports,
+    games,
+    group_rules,
+    sessions,
+    tabs,
+)
 from scorekeeper.services.debts_audit import tab_audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import session_audit
@@ -47,6 +56,8 @@ def make_rich_group() -> Group:
     undone and paid again.
     Session 2 (custom stakes, a quarter baht a point): a three-way tie resolved by a draw and a
     game still in play with an event and another taken back.
+    The group keeps its own rules: custom stakes, a close through สมชาย with a fee to อีฟ and
+    rounding สมหญิง carries, and Gong Zhu's target.
     """
     host_device = access.device_create(user_agent="host phone")
     group = access.group_create(name="วงวันเสาร์", device=host_device, host_name="พี่หนึ่ง")
@@ -164,7 +175,33 @@ def make_rich_group() -> Group:
     debts.debt_settle(debt=carry, night=second, actor=guest)
     debts.debt_settle_undo(debt=carry, actor=guest)
     debts.debt_settle(debt=carry, actor=host)  # between nights, from the group's page
+    group_rules.group_rules_set(group=group, usual=rich_rules(group), actor=host)
     return group
+
+
+def rich_rules(group: Group) -> group_rules.Usual:
+    def pk(name: str) -> int:
+        return group.players.get(name=name).pk
+
+    return group_rules.Usual(
+        stakes=group_rules.Stakes(
+            level="custom", rates=(50, 100, 150), fine=120, point_value=Decimal("0.25")
+        ),
+        close=group_rules.Close(
+            mode="hub",
+            hub=pk(SOMCHAI),
+            fee=Decimal("40.00"),
+            fee_per="night",
+            fee_to=pk(EVE),
+            rounding=5,
+            rounding_by=pk(SOMYING),
+        ),  # fmt: skip
+        sheets={
+            "gong-zhu": group_rules.Sheet(
+                house={"pig_in_shuan": 100}, target={"points": 1000, "direction": "up"}
+            )
+        },
+    )
 
 
 @pytest.fixture(scope="module")
@@ -622,6 +659,95 @@ def test_the_group_name_comes_in_cleaned(db, export):
     assert group.name == "วงวันเสาร์"
 
 
+# -- the group's own rules -------------------------------------------------------------------------
+
+
+def test_the_groups_own_rules_round_trip_their_players_named_not_numbered(db, export):
+    usual = export["group"]["usual"]
+    assert set(usual) == {"stakes", "close", "gong-zhu"}
+    assert usual["stakes"] == {
+        "level": "custom", "rates": [50, 100, 150], "fine": 120, "point_value": "0.25",
+    }  # fmt: skip
+    close = usual["close"]
+    assert (close["hub"], close["fee_to"], close["rounding_by"]) == (SOMCHAI, EVE, SOMYING)
+    group = exports.group_import(data=export)
+    kept = group_rules.usual_of(group)
+    assert kept == rich_rules(group)  # by this instance's players: the same people
+    assert Player.objects.get(pk=kept.close.hub).name == SOMCHAI  # type: ignore[union-attr]
+    assert exports.group_json(group=group)["group"]["usual"] == usual
+
+
+def test_a_rule_that_no_longer_passes_is_left_out_of_the_export_as_the_nights_leave_it(db):
+    group = access.group_create(name="วงวันเสาร์")
+    Group.objects.filter(pk=group.pk).update(  # by hand, or by an older version
+        usual={
+            "stakes": {"level": "sian", "rates": None, "fine": 10**6, "point_value": "1"},
+            "close": {
+                "mode": "hub",
+                "hub": 10**6,
+                "fee": "0",
+                "fee_per": "game",
+                "fee_to": None,
+                "rounding": 0,
+                "rounding_by": None,
+            },
+        }
+    )
+    assert exports.group_json(group=group)["group"]["usual"] == {}  # an export, not a 500
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "message"),
+    [
+        ("group.usual", ["stakes"], r"group\.usual should be dict"),
+        (
+            "group.usual.poker",
+            {},
+            r"group\.usual has parts a group's rules do not have: \['poker'\]",
+        ),
+        ("group.usual.stakes", "sian", r"group\.usual\.stakes should be dict"),
+        ("group.usual.stakes.fine", 100_001, r"stakes is refused: the fine .* at most 100,000"),
+        ("group.usual.stakes.rates", [50, 100, 100_001], r"is refused: a rate is at most 100,000"),
+        (
+            "group.usual.stakes.point_value",
+            "1000.01",
+            r"is refused: a point is worth at most 1,000",
+        ),
+        ("group.usual.stakes.level", KeyError, r"group\.usual\.stakes has no 'level'"),
+        ("group.usual.stakes.rates", [50, 100, 150, 200], r"stakes is not as an export writes it"),
+        ("group.usual.stakes.house", {}, r"stakes is not as an export writes it"),
+        ("group.usual.close.fee", "1000000.01", r"close is refused: a table fee is at most"),
+        ("group.usual.close.rounding", 3, r"close is refused: round to 1, 5, 10 or 20 baht"),
+        ("group.usual.close.hub", "Nobody", r"close\.hub names 'Nobody', who is not among"),
+        ("group.usual.close.hub", None, r"close is refused: choose who everyone settles with"),
+        ("group.usual.gong-zhu.target", {"points": 0}, r"gong-zhu is refused"),
+    ],
+    ids=[
+        "not an object",
+        "a part no group has",
+        "a part not an object",
+        "a fine above a real table's",
+        "a rate above a real table's",
+        "a point value above a real table's",
+        "a level missing",
+        "a fourth rate",
+        "a field unknown",
+        "a fee above a real table's",
+        "a rounding step no table uses",
+        "a hub who is not a player",
+        "a close through nobody",
+        "a target no sheet plays to",
+    ],
+)
+def test_an_import_of_rules_a_group_could_not_keep_is_refused_and_writes_nothing(
+    db, export, where, value, message
+):
+    with pytest.raises(ServiceError, match=message) as refused:
+        exports.group_import(data=broken(export, where, value))
+    assert refused.value.code == "import-malformed"
+    assert set(counts().values()) == {0}
+
+
 # -- settled tabs (version 4) ---------------------------------------------------------------------
 
 
@@ -704,6 +830,7 @@ def test_a_version_3_export_made_before_tabs_still_imports(db):
     group = exports.group_import(data=data)
     again = exports.group_json(group=group)
     assert again["version"] == exports.VERSION and again["tabs"] == []
+    assert group.usual == {} and again["group"]["usual"] == {}  # no rules kept before version 4
     assert again["lines"] == data["lines"] and again["sessions"] == data["sessions"]
     mine = [{k: v for k, v in m.items() if k not in ("tab", "tab_transfer")}
             for m in again["money_lines"]]  # fmt: skip

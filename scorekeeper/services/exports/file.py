@@ -34,6 +34,7 @@ from scorekeeper.services.exports.group import (
     load_group,
     load_memberships,
     load_players,
+    load_usual,
 )
 from scorekeeper.services.exports.lines import dump_line, load_lines
 from scorekeeper.services.exports.money import dump_money_line, load_money_lines
@@ -66,6 +67,7 @@ def group_json(*, group: Group) -> dict[str, Any]:
 
 
 def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool) -> dict[str, Any]:
+    group = Group.objects.get(pk=group.pk)  # as this snapshot reads it, whatever the caller holds
     sessions = list(chosen.select_related("first_dealer").order_by("pk"))
     session_at = {s.pk: i for i, s in enumerate(sessions)}
     players = list(group.players.order_by("pk"))
@@ -120,7 +122,7 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
         "format": FORMAT,
         "version": VERSION,
         "exported_at": dump_time(timezone.now()),
-        "group": dump_group(group),
+        "group": dump_group(group, players),
         "players": dump_players(players),
         "memberships": dump_memberships(members),
         "sessions": exported,
@@ -217,6 +219,7 @@ def group_import(*, data: dict[str, Any]) -> Group:
 def _import(data: dict[str, Any]) -> tuple[Group, list[Session], list[Tab]]:
     group = load_group(data)
     players = load_players(data, group)
+    load_usual(data, group, players)
     members = load_memberships(data, group)
 
     sessions: list[Session] = []
