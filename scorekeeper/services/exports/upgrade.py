@@ -9,7 +9,8 @@ from scorekeeper.rules.money import baht
 VERSION = 4  # 2: a session's score-sheet settings under "scoresheet" (1: "race"), and a game's
 # events in its "events" only (1 repeated them in its document); 3: the settle-up in baht, a
 # transfer's "baht" (2: its points, "amount") and its payment a money line (2: a points line);
-# 4: settled tabs under "tabs", and a money line's "tab" and "tab_transfer" (3 has neither)
+# 4: settled tabs under "tabs", a money line's "tab" and "tab_transfer" (3 has neither), and
+# the group's own rules under "group"."usual" (optional: 3 has none)
 
 
 def upgraded(data: dict[str, Any]) -> dict[str, Any]:
