@@ -2,7 +2,7 @@
 scrolling: start, end of game, the knocker, Save."""
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from scorekeeper.models import Game
 from tests.browser import support
@@ -75,6 +75,34 @@ def test_an_ordinary_game_takes_four_taps_and_the_points_without_a_scroll(
     page.wait_for_url(f"**/s/{game.session_id}/games/{game.pk}/")
     expect(page.locator('input[name^="points_"]')).to_have_count(0)
     expect(page.locator("main")).to_contain_text(losers[2])
+
+
+def test_save_is_disabled_while_it_runs_so_a_double_tap_sends_the_game_once(page, live_server):
+    support.open_session(page, live_server.url, group="วงแตะสองที", seats=SEATS)
+    support.start_game(page)
+    support.open_finish(page)
+    game = Game.objects.get(status=Game.Status.IN_PLAY)
+    knocker, *losers = SEATS
+    outcome = {
+        "knock": {"player": knocker, "kind": "normal"},
+        "points": dict(zip(losers, [10, 20, 30], strict=True)),
+    }
+    support.fill_result(page, outcome, SEATS)
+    support.expect_preview(page, support.engine_nets(game.document["players"], outcome))
+    save = page.locator(".sticky-actions button.primary")
+    disabled: list[bool] = []
+
+    def sent(route: Route) -> None:
+        disabled.append(save.is_disabled())  # as the save leaves the phone
+        route.continue_()
+
+    page.route(f"**/s/{game.session_id}/games/{game.pk}/finish", sent)
+    save.dblclick()
+    page.wait_for_url(f"**/s/{game.session_id}/")
+    expect(page.locator("form.start")).to_be_visible()  # the table, after the save
+    assert disabled == [True]  # one save sent, Save disabled while it ran
+    game.refresh_from_db()
+    assert game.status == Game.Status.SETTLED
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
