@@ -268,3 +268,48 @@ def test_a_gong_zhu_card_taken_twice_is_refused_naming_the_card():
     assert json.loads(result.stdout) == {
         "error": "Q♠ is listed for both A and B: one player took it"
     }
+
+
+def custom(less: int, medium: int, more: int, **overrides):
+    return make_game(level=None, stakes={"less": less, "medium": medium, "more": more}, **overrides)
+
+
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        (custom(1, 1, 100_001), "stakes.more: must be at most 100,000"),
+        (make_game(fine=100_001), "fine: must be at most 100,000"),
+    ],
+    ids=["a rate of 100,001", "a fine of 100,001"],
+)
+def test_stakes_or_a_fine_above_a_real_tables_exit_2_with_only_the_bound(game, message):
+    assert assert_only_an_error_object(run_settle(encode(game))) == message
+
+
+def test_stakes_and_a_fine_of_exactly_100000_settle():
+    result = run_settle(encode(custom(100_000, 100_000, 100_000, fine=100_000)))
+
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert sum(answer["net"].values()) == 0
+    assert answer["net"]["Bee"] > 0 and answer["winners"] == ["Bee"]
+
+
+def test_lines_mode_refuses_each_line_above_a_real_table_and_answers_the_others():
+    games = [
+        make_game(),
+        custom(10**9, 10**9, 10**9),  # the largest the document reader takes
+        custom(10, 20, 30, fine=10**9),
+        make_game(),
+    ]
+
+    result = run_settle(b"\n".join(encode(g) for g in games), "--lines")
+
+    assert result.returncode == BAD_INPUT
+    answers = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert answers[1:3] == [
+        {"error": "stakes.more: must be at most 100,000"},
+        {"error": "fine: must be at most 100,000"},
+    ]
+    assert answers[0] == answers[3]
+    assert answers[0]["net"] == {"Ann": 200, "Bee": 4200, "Cat": -2000, "Dan": -2400}
