@@ -1,9 +1,15 @@
-"""Every name the table types plays a whole night: emoji sequences and flags are names; a name
-with nothing visible, or with a character no phone can show, is refused where it is typed."""
+"""Every name the table types plays a whole night: emoji sequences and flags are names, from the
+first game to the close, the settle-up and a move to another instance; a name with nothing
+visible, or with a character no phone can show, is refused where it is typed."""
+
+import json
 
 import pytest
+from django.db import transaction
 
 from scorekeeper.models import Group, Membership, Player, Session
+from scorekeeper.services import exports
+from scorekeeper.services.ledger_audit import session_audit
 from tests.views.conftest import finish_data, member
 
 FAMILY = "👨\u200d👩\u200d👧"
@@ -26,23 +32,66 @@ def open_night(client, group: Group, seats: list[str]):
     )
 
 
-def test_names_made_of_emoji_sequences_and_a_flag_play_a_whole_night(en, group):
-    assert open_night(en, group, [FAMILY, DOCTOR, ENGLAND, "น้ำ"]).status_code == 302
+def play_two_games(client, group: Group) -> Session:
+    """Open a night for the family, the doctor, England's flag and น้ำ, and play two games
+    through the pages: each with a head event of England's, each knocked by the family."""
+    assert open_night(client, group, [FAMILY, DOCTOR, ENGLAND, "น้ำ"]).status_code == 302
     night = Session.objects.get()
     names = [s.player.name for s in night.seats.current().select_related("player")]
     assert names == [FAMILY, DOCTOR, ENGLAND, "น้ำ"]
     for number in (1, 2):
-        start = en.post(f"/s/{night.pk}/games/start", {"number": str(number)})
+        start = client.post(f"/s/{night.pk}/games/start", {"number": str(number)})
         assert start.status_code == 302
         game = night.games.order_by("-number").first()
         base = f"/s/{night.pk}/games/{game.pk}"
         closer = DOCTOR if number == 1 else FAMILY
-        event = en.post(f"{base}/events/head", {"player": ENGLAND, "close": [closer]})
+        event = client.post(f"{base}/events/head", {"player": ENGLAND, "close": [closer]})
         assert event.status_code == 302, event.content.decode()[:2000]
-        finish = en.post(f"{base}/finish", finish_data(knocker=FAMILY))
+        finish = client.post(f"{base}/finish", finish_data(knocker=FAMILY))
         assert finish.status_code == 302, finish.context["form"].errors
+    return night
+
+
+def test_names_made_of_emoji_sequences_and_a_flag_play_a_whole_night(en, group):
+    night = play_two_games(en, group)
     for page in ("history", "summary", "card.png", "export.csv", "export.json"):
         assert en.get(f"/s/{night.pk}/{page}").status_code == 200, page
+
+
+def test_a_night_of_emoji_names_closes_moves_to_another_instance_and_audits_clean(db, en):
+    with transaction.atomic():  # played on another instance: this one stays empty to import into
+        group = Group.objects.create(name="Saturday")
+        member(en, group, Membership.Role.HOST)
+        night = play_two_games(en, group)
+        # Everyone settles with the family; a fee for the night to England, rounding to 5
+        # baht the doctor carries: every choice names one of them.
+        close = {"mode": "hub", "hub": FAMILY, "fee": "20", "fee_per": "night",
+                 "fee_to": ENGLAND, "rounding": "5", "rounding_by": DOCTOR}  # fmt: skip
+        closed = en.post(f"/s/{night.pk}/settle", close)
+        assert closed.status_code == 302, closed.context["form"].errors
+        night.refresh_from_db()
+        transfers = list(night.transfers.select_related("payer", "payee"))
+        assert night.closed_at and transfers
+        assert {t.payee.name for t in transfers if t.payee} == {FAMILY, ENGLAND}  # hub, fee
+        paid = en.post(f"/s/{night.pk}/transfers/{transfers[0].pk}/paid")
+        assert paid.status_code == 302
+        for page in ("settle", "summary"):
+            shown = en.get(f"/s/{night.pk}/{page}")
+            assert shown.status_code == 200, page
+            assert all(name in shown.content.decode() for name in (FAMILY, DOCTOR, ENGLAND))
+        for page in ("history", "card.png", "export.csv"):
+            assert en.get(f"/s/{night.pk}/{page}").status_code == 200, page
+        assert session_audit(night) == []
+        exported = json.loads(en.get(f"/g/{group.pk}/export.json").content)
+        transaction.set_rollback(True)
+
+    imported = exports.group_import(data=exported)  # audits every night it brings, or refuses
+    again = exports.group_json(group=imported)
+    assert {**again, "exported_at": None} == {**exported, "exported_at": None}
+    night = imported.sessions.get()
+    assert {p.name for p in imported.players.all()} == {FAMILY, DOCTOR, ENGLAND, "น้ำ"}
+    assert night.transfers.count() == len(transfers)
+    assert session_audit(night) == []
 
 
 @pytest.mark.parametrize(
