@@ -18,7 +18,7 @@ SHELL = (
     "js/warm.js",
     "js/sign-out.js",
     "js/live.js",
-    "js/finish.js",
+    "js/end-of-game.js",
     "js/share.js",
     "js/undo.js",
     "django_htmx/htmx-2.min.js",

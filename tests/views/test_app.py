@@ -5,7 +5,7 @@ import json
 from django.contrib.staticfiles import finders
 from django.utils.html import escapejs
 
-SCRIPTS = ["queue.js", "warm.js", "sign-out.js", "live.js", "finish.js", "share.js", "undo.js"]
+SCRIPTS = ["queue.js", "warm.js", "sign-out.js", "live.js", "end-of-game.js", "share.js", "undo.js"]
 
 
 def test_the_manifest_makes_the_app_installable(client, db):
