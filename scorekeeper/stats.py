@@ -163,9 +163,11 @@ def player_record(player: Player) -> Record:
     This is the one place that says so."""
     record = Record(player)
     games = Game.objects.filter(
-        session__group=player.group, session__ruleset=KNOCK_DUMMY, status__in=COUNTED
+        session__group=player.group_id, session__ruleset=KNOCK_DUMMY, status__in=COUNTED
     )
-    played = [g for g in games.only("session_id", "document", "seating") if player.pk in g.seating]
+    # Each field the loop below reads: one deferred would cost a statement per game.
+    fields = ("session_id", "document", "seating", "status")
+    played = [g for g in games.only(*fields) if player.pk in g.seating]
     nights = {g.session_id for g in played}
     standings = [
         st

@@ -6,6 +6,8 @@ import re
 from collections import Counter
 from decimal import Decimal
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scorekeeper.models import Game, Membership, Player, Session
@@ -204,3 +206,17 @@ def test_an_event_taken_back_says_who_took_it_back_in_thai(client, table):
     for page in ("table", "history"):
         body = client.get(reverse(page, args=[table.pk])).content.decode()
         assert "ถอนแล้ว โดย พี่หนึ่ง" in body, page
+
+
+def test_a_players_page_costs_the_same_statements_however_many_games_they_lost(en, table):
+    """The record reads each game's status with its document: a loser's page is no longer by a
+    statement a game lost."""
+    dan = Player.objects.get(group=table.group, name="Dan")
+    url = reverse("player", args=[table.group.pk, dan.pk])
+    counts = []
+    for _ in range(3):
+        games.game_finish(game=games.game_start(session=table), outcome=BEE_NORMAL)  # Dan loses
+        with CaptureQueriesContext(connection) as queries:
+            assert en.get(url).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1] == counts[2]
