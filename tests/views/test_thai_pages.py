@@ -3,7 +3,7 @@
 Every address of the URLconf is either rendered here, with data that gives it content, or listed
 in NOT_PAGES with the reason it has no page of its own. The visible text of each answer (and the
 attributes a person sees or hears: title, aria-label, placeholder, alt, a button's value, and the
-texts app.js shows from data-*) must hold no Latin-script word beyond names, addresses, codes and
+texts the scripts show from data-*) must hold no Latin-script word beyond names, addresses, codes and
 the short ALLOWED list.
 """
 
@@ -39,9 +39,9 @@ GONG = ["เอ๋", "บี", "ซี", "ดี"]
 WORD = re.compile(r"[A-Za-z][A-Za-z'’.-]*[A-Za-z]|[A-Za-z]")
 # Addresses and codes are not words: a path, a web address, an e-mail-like or dotted name.
 NOT_WORDS = re.compile(r"\S*(?:/|://|@)\S*")
-PLACEHOLDERS = re.compile(r"\{\w+\}")  # filled in by app.js: {n} entries, code {status}
+PLACEHOLDERS = re.compile(r"\{\w+\}")  # filled in by queue.js: {n} entries, code {status}
 TEXT_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "label"}
-# The texts app.js shows from the page: a banner's template, a question before signing out …
+# The texts the scripts show from the page: a banner's template, a question before signing out …
 DATA_TEXTS = {"data-template", "data-waiting", "data-unknown", "data-confirm", "data-title"}
 
 # Addresses that are no page, each with its reason.
