@@ -1,51 +1,88 @@
 """A Hypothesis state machine plays random nights: every step must keep the ledger whole, and
 every figure the pages show must be what the rules engine makes, from scratch, of the stored
 games and costs: each game's row, the scoreboard, the running balance, the running settle-up and,
-once the night is closed, its table fee, rounding and transfers."""
+once the night is closed, its table fee, rounding and transfers; each player's sum (the settle-up,
+the summary, its share text and card), the group's list of nights, and the players' records and
+head to head."""
 
 from collections import Counter
+from dataclasses import dataclass
 from decimal import Decimal
 
 import pytest
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone
 from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from scorekeeper import stats
-from scorekeeper.models import Cost, Game, LedgerLine, Membership, MoneyLine, Player, Session
+from scorekeeper import charts, stats
+from scorekeeper.models import (
+    AuditEntry,
+    Cost,
+    Game,
+    LedgerLine,
+    Membership,
+    MoneyLine,
+    Player,
+    Session,
+)
 from scorekeeper.rules import settle_up as money_rules
 from scorekeeper.rules.errors import RuleError, TieUnresolved
-from scorekeeper.rules.knock_dummy import Settlement, settle, settle_events
+from scorekeeper.rules.knock_dummy import Game as KnockDummyGame
+from scorekeeper.rules.knock_dummy import Line, Settlement, settle, settle_events
 from scorekeeper.rules.knock_dummy_document import game_from_document
-from scorekeeper.services import costs, games, sessions, settle_up
+from scorekeeper.rules.money import baht
+from scorekeeper.services import costs, games, sessions, settle_up, sums
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import session_audit
-from scorekeeper.views.table import table_context
+from scorekeeper.views import share
+from scorekeeper.views.sums import sum_line
+from scorekeeper.views.table import CHART_POINTS, table_context
 from tests.services.conftest import make_session
 
 KINDS = ["normal", "dark", "light-color", "dark-color"]
 EVENT_TYPES = ["head", "speto", "dummy-discard", "full-discard", "show-speto"]
 
 
-def engine_net(game: Game) -> Counter[str]:
-    """What the engine alone says this game makes each player win or lose: its result, or its
-    events alone while it has none (in play, a tie waiting); a voided game, as it stood when
-    voided. Events taken back count nothing (settle_document leaves them out)."""
+@dataclass(frozen=True)
+class Engine:
+    """What the rules engine alone makes of a stored game: the game as parsed, its settlement
+    once it has a result (None in play, a tie waiting, or voided before either), and every line
+    it makes anyone pay."""
+
+    parsed: KnockDummyGame
+    settlement: Settlement | None
+    lines: list[Line]
+
+
+def engine_game(game: Game) -> Engine:
+    """Settle the stored game from scratch: its result, or its events alone while it has none (in
+    play, a tie waiting); a voided game, as it stood when voided. Events taken back count nothing
+    (settle_document leaves them out)."""
     parsed = game_from_document(game.settle_document())
     ended = set(game.document) & {"knock", "points"} or parsed.fine_event is not None
     if game.status in (Game.Status.IN_PLAY, Game.Status.PENDING_TIE) or not ended:
-        return _net(settle_events(parsed))
+        return Engine(parsed, None, settle_events(parsed))
     try:
         settlement: Settlement = settle(parsed)
     except TieUnresolved:  # a game voided while its tie waited
-        return _net(settle_events(parsed))
-    return Counter(settlement.net())
+        return Engine(parsed, None, settle_events(parsed))
+    return Engine(parsed, settlement, list(settlement.lines))
 
 
-def engine_nets(game: Game) -> dict[int, int]:
+def engine_net(game: Game) -> Counter[str]:
+    """What the engine alone says this game makes each player win or lose, by name (every
+    player of a settled game, 0 for one it leaves even)."""
+    engine = engine_game(game)
+    return Counter(engine.settlement.net()) if engine.settlement else _net(engine.lines)
+
+
+def engine_nets(game: Game, engine: Engine | None = None) -> dict[int, int]:
     """The engine's nets of the game by player id, zeros left out."""
     names = dict(zip(game.document["players"], game.seating, strict=True))
-    return {names[name]: net for name, net in engine_net(game).items() if net}
+    lines = (engine or engine_game(game)).lines
+    return {names[name]: net for name, net in _net(lines).items() if net}
 
 
 def _net(lines) -> Counter[str]:
@@ -56,12 +93,19 @@ def _net(lines) -> Counter[str]:
     return net
 
 
+def amount(figure: str) -> Decimal:
+    """A figure as a page or card writes it ("+1,234.50 ฿", "−80 ฿") as a number."""
+    return Decimal(figure.replace("฿", "").replace(",", "").replace("−", "-").strip())
+
+
 class Night(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.table = make_session()
         self.host = Membership.objects.create(group=self.table.group, role=Membership.Role.HOST)
         self.newcomers = 0
+        self.read_when: tuple[int | None, ...] = ()  # `written` when the pages were last read
+        self.turn = 0  # whose record is read next
 
     @property
     def in_play(self) -> Game | None:
@@ -302,11 +346,13 @@ class Night(RuleBasedStateMachine):
     def every_figure_is_the_engines_of_the_stored_games(self) -> None:
         """The ledger audits clean, and each figure the pages show is the engine's, from scratch.
 
-        One invariant, each game settled once: it runs after every step of every night."""
+        One invariant, each game settled once: it runs after every step of every night; the
+        sums, the history and the records only after a step that wrote something."""
         table = Session.objects.get(pk=self.table.pk)
         assert session_audit(table) == []
         stored = list(table.games.prefetch_related("events"))
-        engine = {g.pk: engine_nets(g) for g in stored}
+        settled = {g.pk: engine_game(g) for g in stored}
+        engine = {g.pk: engine_nets(g, settled[g.pk]) for g in stored}
         counted = [g for g in stored if g.status != Game.Status.VOIDED]
         expected: Counter[int] = Counter()
         for game in counted:
@@ -325,17 +371,12 @@ class Night(RuleBasedStateMachine):
             shown = [row["nets"] for row in page["games"] if row["game"].status != "voided"]
             totals = [sum(values) for values in zip(*shown, strict=True)] or [0] * len(ids)
             assert dict(zip(ids, totals, strict=True)) == board
-        # The running balance (the history page's chart): each step a counted game's nets.
-        steps = {str(g.number): engine[g.pk] for g in counted}
-        labels, running = stats.session_running(table, page["players"])
-        so_far: Counter[int] = Counter()
-        for i, label in enumerate(labels):
-            so_far.update(steps.pop(label))
-            assert [running[p.name][i] for p in page["players"]] == [so_far[pk] for pk in ids]
-        assert not any(steps.values())  # a game left out paid nothing that stands
         # The settle-up: running while the night is open, stored at its close; from scratch.
         night = self.night_from_scratch(table, counted, engine, expected)
-        choices = settle_up.Choices() if table.is_open else settle_up.Choices.of(table)
+        players = [row.player for row in page["board"]]
+        choices = (
+            sums.running_choices(table, players) if table.is_open else settle_up.Choices.of(table)
+        )
         plan = settle_up.plan(night, choices)
         if table.is_open:
             shown_now = Counter((t["payer"], t["payee"], t["baht"]) for t in page["settle_now"])
@@ -347,6 +388,135 @@ class Night(RuleBasedStateMachine):
                 for t in table.transfers.select_related("payer", "payee")
             )
             assert paid == Counter((t.payer, t.payee, t.baht) for t in plan.payments)
+        if (written := self.written(table)) == self.read_when:
+            return  # nothing written since: the figures below are the ones already compared
+        self.sums_are_the_engines(table, players, night, plan)
+        self.history_is_the_engines(table, counted, engine, expected)
+        self.records_are_the_engines(table, stored, settled, expected)
+        self.read_when = written
+
+    def written(self, table: Session) -> tuple[int | None, ...]:
+        """The newest line of each ledger and the newest audit entry of the group, in one
+        statement: every write adds one, a refused write or a closed night's refusal none."""
+        newest = [
+            Subquery(rows.filter(**{field: OuterRef("pk")}).order_by("-id").values("id")[:1])
+            for rows, field in (
+                (LedgerLine.objects, "session"),
+                (MoneyLine.objects, "session"),
+                (AuditEntry.objects, "group"),
+            )
+        ]
+        return Session.objects.filter(pk=table.pk).values_list(*newest).get()
+
+    def sums_are_the_engines(
+        self, table: Session, players: list[Player], night: settle_up.Night, plan: settle_up.Plan
+    ) -> None:
+        """Each party's sum (the games, costs, fee, rounding, total) as the settle-up, the
+        summary, its share text and its card show it (services.sums, through views.share's one
+        reader) is the rules' sum of the night from scratch, by the plan from scratch."""
+        names = [p.name for p in players]
+        rows = money_rules.sums(
+            names, night.points, night.points, table.point_value, night.costs, plan.lines,
+            plan.carrier,
+        )  # fmt: skip  # nothing is paid at the table here: what is left is what was won
+        want = [sum_line(row) for row in rows]
+        summary = share.night(table)
+        assert summary["sums"] == want
+        assert sum(line.total for line in want) == 0  # the house's fee included
+        text = summary["share"].splitlines()
+        assert all(line.text in text for line in want)
+        card = share.night_card(summary)
+        assert [(n[0], amount(n[1])) for n in card.nets] == [(w.name, w.total) for w in want]
+        assert summary["games"] == sum(g.status != Game.Status.VOIDED for g in table.games.all())
+
+    def history_is_the_engines(
+        self, table: Session, counted: list[Game], engine: dict[int, dict[int, int]],
+        expected: Counter[int],
+    ) -> None:  # fmt: skip
+        """The history pages: the group's list of nights (each player's net and baht, the games
+        counted) and the night's running balance, players by name as the page lists them (each
+        step a counted game's nets), are the engine's."""
+        listed = stats.group_sessions(table.group)
+        assert [r.session.pk for r in listed] == [table.pk]
+        (night,) = listed
+        assert night.games == len(counted)
+        want = {pk: (n, baht(n, table.point_value)) for pk, n in expected.items()}
+        assert {p.pk: (n, b) for p, n, b in night.nets if n} == {
+            pk: nb for pk, nb in want.items() if nb[0]
+        }
+        assert [n for _, n, _ in night.nets] == sorted((n for _, n, _ in night.nets), reverse=True)
+        players = sorted(Player.objects.filter(standings__session=table), key=lambda p: p.name)
+        labels, running = charts.thinned(*stats.session_running(table, players), most=CHART_POINTS)
+        rows = list(zip(labels, zip(*running.values(), strict=True), strict=True))
+        steps = {str(g.number): engine[g.pk] for g in counted}
+        so_far: Counter[int] = Counter()
+        for label, values in rows:
+            so_far.update(steps.pop(label))
+            assert list(values) == [so_far[p.pk] for p in players]
+        assert not any(steps.values())  # a game left out paid nothing that stands
+
+    def records_are_the_engines(
+        self, table: Session, stored: list[Game], settled: dict[int, Engine], expected: Counter[int]
+    ) -> None:
+        """A player's record (their page: nights, games, money, knocks, fools, sleeps, head to
+        head) is what the engine makes of the stored games. The group has this night alone.
+
+        One player a step, each in turn (every player's page each step would double the
+        machine's time), and every player's once the night is closed: a record that goes wrong
+        stays wrong until a later step changes it, so its turn comes."""
+        rate = table.point_value
+        people = {p.pk: p for p in Player.objects.filter(group=table.group).order_by("pk")}
+        standing = [g for g in stored if g.status != Game.Status.VOIDED]
+        turn = list(people.values())[self.turn % len(people)]
+        self.turn += 1
+        for player in [turn] if table.is_open else people.values():
+            record = stats.player_record(player)
+            played = [
+                g for g in stored if g.status in stats.COUNTED and player.pk in g.seating
+            ]  # fmt: skip
+            night = baht(expected[player.pk], rate) if played else None
+            assert (record.sessions, record.games) == (int(bool(played)), len(played))
+            assert (record.net, record.baht) == (
+                (expected[player.pk], night) if night is not None else (0, Decimal(0))
+            )
+            assert (record.best_baht, record.worst_baht) == (night, night)
+            assert record.over_time == ([] if night is None else [night])
+            started = timezone.localtime(table.started_at).date().replace(day=1)
+            assert [(m.first_day, m.nights, m.baht) for m in record.months] == (
+                [] if night is None else [(started, 1, night)]
+            )
+            knocks: Counter[str] = Counter()
+            fools_discarded = fools_received = dark_sleeps = spetos_held = 0
+            for game in played:
+                parsed, settlement = settled[game.pk].parsed, settled[game.pk].settlement
+                name = game.document["players"][game.seating.index(player.pk)]
+                if settlement is not None and settlement.knocker == name:
+                    assert parsed.knock is not None
+                    knocks[parsed.knock.kind] += 1
+                    fools_received += parsed.fool is not None
+                fools_discarded += parsed.fool == name
+                spetos_held += parsed.speto_held.get(name, 0)
+                lost = game.status == Game.Status.SETTLED and settlement is not None
+                lost = lost and name not in settlement.winners  # type: ignore[union-attr]
+                dark_sleeps += lost and not parsed.has_collected(name)
+            assert record.knocks == knocks
+            assert (record.fools_discarded, record.fools_received) == (
+                fools_discarded, fools_received,
+            )  # fmt: skip
+            assert (record.dark_sleeps, record.spetos_held) == (dark_sleeps, spetos_held)
+            # Head to head: the engine's lines between the player and each other, in baht.
+            against: Counter[str] = Counter()
+            met: set[str] = set()
+            for game in standing:
+                pk_of = dict(zip(game.document["players"], game.seating, strict=True))
+                for line in settled[game.pk].lines:
+                    payer, payee = pk_of[line.payer], pk_of[line.payee]
+                    if player.pk in (payer, payee) and line.amount:
+                        other = people[payee if payer == player.pk else payer].name
+                        met.add(other)
+                        against[other] += line.amount if payee == player.pk else -line.amount
+            want = sorted(((o, baht(against[o], rate)) for o in met), key=lambda r: (-r[1], r[0]))
+            assert record.head_to_head == want, player.name
 
     def night_from_scratch(
         self,
