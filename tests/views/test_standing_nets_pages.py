@@ -2,19 +2,28 @@
 back, a game's row is what the rules engine makes of the game as it stands, and the rows add up
 to the scoreboard; an event taken back stays listed, struck through, with who took it back."""
 
+import html
 import re
 from collections import Counter
 from decimal import Decimal
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
+from scorekeeper.card import card_svg
 from scorekeeper.models import Game, Membership, Player, Session
 from scorekeeper.rules.knock_dummy import settle_events
 from scorekeeper.rules.knock_dummy_document import game_from_document
-from scorekeeper.services import games, sessions
+from scorekeeper.rules.money import baht
+from scorekeeper.services import games, group_rules, sessions
+from scorekeeper.services.group_rules import Close, Usual
 from scorekeeper.services.settle_up import Choices
+from scorekeeper.views.share import night, night_card
+from tests.services.test_ledger_machine import amount
+from tests.test_card import drawn_texts
 
 ANN_DARK = {"knock": {"player": "Ann", "kind": "dark"}, "points": {"Bee": 10, "Cat": 20, "Dan": 30}}
 BEE_NORMAL = {
@@ -173,6 +182,57 @@ def test_a_per_game_fee_after_an_undo_is_shown_charged_to_the_standing_winner(en
     body = en.get(reverse("history", args=[table.pk])).content.decode()
     fees = re.findall(r"<li class=\"\">(\w+) → the house <strong>20 ฿</strong>", body)
     assert fees == ["Bee"]
+
+
+def share_totals(text: str) -> dict[str, Decimal]:
+    """Each party's total as the share text writes it: "Bee: games +300 ฿ − fee 20 ฿ = receives
+    280 ฿" (its transfers' lines have no "=")."""
+    found = re.findall(r"^(.+?): .* = (?:(receives|pays) )?([\d,.]+) ฿$", text, re.M)
+    return {
+        name: Decimal(figure.replace(",", "")) * (-1 if way == "pays" else 1)
+        for name, way, figure in found
+    }
+
+
+def fee_from_the_standing_winner(game: Game, names: list[str]) -> dict[str, Decimal]:
+    """What each party comes to, from scratch: the engine's nets of the stored game at half a
+    baht a point, and 20 ฿ from the game's winner by them to the house."""
+    nets = dict(zip(names, engine_row(game, names), strict=True))
+    winner = max(names, key=nets.__getitem__)
+    assert winner == "Bee"  # Ann won the result undone: every line as booked charges her
+    totals = {n: baht(nets[n], Decimal("0.5")) - (20 if n == winner else 0) for n in names}
+    return {**totals, "the house": Decimal(20)}
+
+
+@pytest.mark.parametrize("closed", [True, False], ids=["closed", "open, the usual fee"])
+def test_the_share_text_and_the_card_after_an_undo_charge_the_fee_to_the_standing_winner(
+    en, table, closed
+):
+    fee = Choices(fee=Decimal(20))  # 20 ฿ a game from its winner, to the house
+    if closed:
+        game = undone_saved_again_and_closed(en, table, fee)
+    else:  # the running settle-up assumes the group's usual fee
+        usual = Usual(close=Close(fee=fee.fee, fee_per=fee.fee_per))
+        group_rules.group_rules_set(group=table.group, usual=usual, actor=the_host(table))
+        game = games.game_start(session=table)
+        games.game_finish(game=game, outcome=ANN_DARK)
+        en.post(reverse("game-undo", args=[table.pk, game.pk]))
+        game = games.game_finish(game=game, outcome=BEE_NORMAL)
+    want = fee_from_the_standing_winner(game, ["Ann", "Bee", "Cat", "Dan"])
+    body = en.get(reverse("summary", args=[table.pk])).content.decode()
+    text = html.unescape(re.search(r'data-text="([^"]*)"', body)[1])  # type: ignore[index]
+    assert share_totals(text) == want
+    assert [line for line in text.splitlines() if " fee " in line and " = " in line] == [
+        "Bee: games +600 ฿ − fee 20 ฿ = receives 580 ฿",
+        "the house: fee 20 ฿ = receives 20 ฿",
+    ]
+    card_png = en.get(reverse("summary-card", args=[table.pk]))
+    assert card_png.status_code == 200 and card_png.content.startswith(b"\x89PNG")
+    with translation.override("en"):  # the card the phone just fetched, as SVG to read
+        card = night_card(night(Session.objects.get(pk=table.pk)))
+    assert {net[0]: amount(net[1]) for net in card.nets} == want
+    drawn = {t["string"] for t in drawn_texts(card_svg(card))}
+    assert all(net[1] in drawn for net in card.nets)
 
 
 def test_a_players_page_after_an_undo_counts_the_standing_result_alone(en, table):
