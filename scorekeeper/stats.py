@@ -216,7 +216,10 @@ def _head_to_head(player: Player) -> list[tuple[str, Decimal]]:
 
     One query: each standing line between the player and another (reversals applied), signed
     from the player's side and summed by the other player's name (names are unique in a group)
-    and the night.
+    and the night. Not LedgerLine.objects.game_nets, the reader of a game's standing nets: it
+    reads one night at a time (a statement a night here) and sums each player's net, where head
+    to head needs who paid whom. What it counts is the same: a voided game's lines are all
+    reversed, so standing lines are those of the games that stand, as game_nets reads them.
     """
     mine = Q(payer=player) | Q(payee=player)
     lines = LedgerLine.objects.standing().filter(mine, session__group=player.group_id)
