@@ -2,6 +2,7 @@
 
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -147,28 +148,37 @@ def test_closed_nights_are_restated_in_baht_and_their_payments_as_money_lines():
     assert apps.get_model("scorekeeper", "LedgerLine").objects.filter(transfer=paid.pk).count() == 3
 
 
-@pytest.mark.django_db(transaction=True)
-def test_one_claim_a_player_is_kept_the_earliest_and_a_number_the_kept_member_did_not_save_goes():
+T = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)  # the evening the claims below are made, minutes on
+
+
+def before_one_claim(*names: str) -> tuple[dict[str, Any], Any, list[Any]]:
+    """The schema before one claim per player: its models, a group, and a player of each name
+    with a PromptPay number."""
     apps = migrate([("scorekeeper", "0022_nets_reading")])
     m = {name: apps.get_model("scorekeeper", name) for name in (
         "Group", "Player", "Membership", "AuditEntry")}  # fmt: skip
     group = m["Group"].objects.create(name="Saturday")
-    ann, bee, cat, dan = (
+    players = [
         m["Player"].objects.create(group=group, name=n, key=n, promptpay="0812345678")
-        for n in ("Ann", "Bee", "Cat", "Dan")
-    )
-    t = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
+        for n in names
+    ]
+    return m, group, players
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_claim_a_player_is_kept_the_earliest_and_a_number_the_kept_member_did_not_save_goes():
+    m, group, (ann, bee, cat, dan) = before_one_claim("Ann", "Bee", "Cat", "Dan")
 
     def claim(player, minutes: int, role: str = "player", revoked: bool = False):
         return m["Membership"].objects.create(
             group=group, role=role, player=player, name=f"{player.name} {minutes}",
-            joined_at=t + timedelta(minutes=minutes), revoked_at=t if revoked else None,
+            joined_at=T + timedelta(minutes=minutes), revoked_at=T if revoked else None,
         )  # fmt: skip
 
     def saved(player, member, minutes: int) -> None:
         m["AuditEntry"].objects.create(
             group=group, membership=member, action="promptpay-set",
-            detail={"player": player.name, "kind": "mobile"}, at=t + timedelta(minutes=minutes),
+            detail={"player": player.name, "kind": "mobile"}, at=T + timedelta(minutes=minutes),
         )  # fmt: skip
 
     real_ann, impostor = claim(ann, 1), claim(ann, 5)  # the impostor saved Ann's number
@@ -191,7 +201,7 @@ def test_one_claim_a_player_is_kept_the_earliest_and_a_number_the_kept_member_di
     assert numbers == {"Ann": "", "Bee": "0812345678", "Cat": "", "Dan": "0812345678"}
     kept = Player.objects.get(pk=bee.pk)
     assert (kept.promptpay_changed_at, kept.promptpay_changed_by) == (
-        t + timedelta(minutes=3),
+        T + timedelta(minutes=3),
         "Bee 2",
     )
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -228,27 +238,19 @@ def test_nights_closed_before_the_standing_reading_are_marked_booked_and_open_on
 
 @pytest.mark.django_db(transaction=True)
 def test_one_claim_the_earliest_by_the_audit_log_is_kept_not_the_member_who_joined_first():
-    apps = migrate([("scorekeeper", "0022_nets_reading")])
-    m = {name: apps.get_model("scorekeeper", name) for name in (
-        "Group", "Player", "Membership", "AuditEntry")}  # fmt: skip
-    group = m["Group"].objects.create(name="Saturday")
-    eve, fay, gus = (
-        m["Player"].objects.create(group=group, name=n, key=n, promptpay="0812345678")
-        for n in ("Eve", "Fay", "Gus")
-    )
-    t = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
+    m, group, (eve, fay, gus) = before_one_claim("Eve", "Fay", "Gus")
 
     def member(name: str, minutes: int, player):
         return m["Membership"].objects.create(
             group=group, role="player", player=player, name=name,
-            joined_at=t + timedelta(minutes=minutes),
+            joined_at=T + timedelta(minutes=minutes),
         )  # fmt: skip
 
     def logged(member, action: str, player, minutes: int) -> None:
         m["AuditEntry"].objects.create(
             group=group, membership=member, action=action,
             detail={"player": player.name, **({"kind": "mobile"} if "promptpay" in action else {})},
-            at=t + timedelta(minutes=minutes),
+            at=T + timedelta(minutes=minutes),
         )  # fmt: skip
 
     # The impostor joined first and said they were Eve, then Fay, then Eve again, after Eve had
