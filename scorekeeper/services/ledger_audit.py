@@ -41,7 +41,7 @@ def session_audit(session: Session) -> list[str]:
     problems = _owners(lines, games) + _reversals(lines) + night_debts_audit(session)
     if session.is_scoresheet:
         problems += _scoresheet(session, lines, games)
-        if not settle_up.money(session):
+        if not settle_up.for_money(session):
             return problems + _settle_up(session, {}, [])
         state = scoresheet.scoresheet_state(session)
         return problems + _settle_up(session, state.money, state.players)
@@ -218,11 +218,12 @@ def _settle_up(session: Session, points: dict[str, int], players: list[Player]) 
     settle every player (and the house) exactly, in baht; an open night has neither."""
     transfers = list(session.transfers.select_related("payer", "payee"))
     written = settle_up.written(session)
-    if session.is_open or not settle_up.money(session):
+    if session.is_open or not settle_up.for_money(session):
         what = "an open night" if session.is_open else "a night for no money"
         problems = [f"{what} has transfers"] if transfers else []
         return problems + ([f"{what} has fee or rounding lines"] if written else [])
-    fresh = settle_up.plan(settle_up.night(session, points, players), settle_up.Choices.of(session))
+    money = settle_up.night_money(session, points, players)
+    fresh = settle_up.plan(money, settle_up.Choices.of(session))
     problems = []
     if Counter(written) != Counter(fresh.lines):
         problems.append("the fee and rounding lines differ from a fresh settle-up")

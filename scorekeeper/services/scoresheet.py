@@ -394,13 +394,13 @@ def scoresheet_close(
     if not session.is_scoresheet:
         raise ServiceError("not-scoresheet", "this session is not a score sheet", field="session")
     rows: list[Transfer] = []
-    if settle_up.money(session):
+    if settle_up.for_money(session):
         state, choices = scoresheet_state(session), choices or settle_up.Choices()
-        night = settle_up.night(
+        money = settle_up.night_money(
             session, state.money, state.players, costs=state.costs,
             games=settle_up.needs_games(choices),
         )  # fmt: skip
-        rows = settle_up.write(session, night, choices, actor)
+        rows = settle_up.write(session, money, choices, actor)
     session.closed_at = timezone.now()
     session.save(update_fields=["closed_at", *settle_up.CHOSEN])
     audit(actor=actor, action="session-close", session=session,

@@ -275,14 +275,14 @@ def session_close(
     standings = list(
         session.standings.select_related("player").annotate(**settle_up.cost_annotations(session))
     )
-    night = settle_up.night(
+    money = settle_up.night_money(
         session,
         {s.player.name: s.balance for s in standings},
         sorted((s.player for s in standings), key=_name),  # as the audit reads them
         costs={s.player.name: settle_up.costs_of(s) for s in standings},
         games=settle_up.needs_games(choices),
     )
-    rows = settle_up.write(session, night, choices, actor)
+    rows = settle_up.write(session, money, choices, actor)
     session.closed_at = timezone.now()
     session.save(update_fields=["closed_at", *settle_up.CHOSEN])
     audit(

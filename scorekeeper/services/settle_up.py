@@ -46,7 +46,7 @@ class Choices:
 
 
 @dataclass(frozen=True, slots=True)
-class Night:
+class NightMoney:
     """What a night's settle-up is made of, read from the ledger."""
 
     players: list[Player]  # in the order a tie for a game's fee goes by
@@ -69,18 +69,18 @@ class Plan:
 CHOSEN = ["fee", "fee_per", "fee_to", "rounding", "rounding_by", "nets_reading"]  # `write` sets
 
 
-def night(
+def night_money(
     session: Session,
     points: dict[str, int],
     players: Sequence[Player],
     *,
     costs: dict[str, Decimal] | None = None,
     games: bool = True,
-) -> Night:
+) -> NightMoney:
     """Read the night: `points` each player's balance in points, `players` as the close orders
     them, `costs` what shared costs make each owed or owe if the caller read it (`costs_of`);
     `games`: read each game's nets too, which a table fee per game needs."""
-    return Night(
+    return NightMoney(
         players=list(players),
         points=points,
         rate=session.point_value,
@@ -113,17 +113,17 @@ def needs_games(choices: Choices) -> bool:
     return bool(choices.fee) and choices.fee_per == Session.FeePer.GAME
 
 
-def plan(night: Night, choices: Choices) -> Plan:
+def plan(money: NightMoney, choices: Choices) -> Plan:
     """Who pays whom in baht, with the night's costs and the chosen fee and rounding."""
-    names = [p.name for p in night.players]
+    names = [p.name for p in money.players]
     fee_to = rules.HOUSE if choices.fee_to is None else choices.fee_to.name
-    fees = rules.table_fees(choices.fee, choices.fee_per, fee_to, names, night.games)
-    held = rules.positions(night.points, night.rate, fees, night.costs)
+    fees = rules.table_fees(choices.fee, choices.fee_per, fee_to, names, money.games)
+    held = rules.positions(money.points, money.rate, fees, money.costs)
     carrier = choices.rounding_by.name if choices.rounding_by else rules.biggest_winner(held)
     if carrier is None:
         return Plan(held, fees, [], None)
     rounding = rules.rounding(held, choices.rounding, carrier)
-    held = rules.positions(night.points, night.rate, [*fees, *rounding], night.costs)
+    held = rules.positions(money.points, money.rate, [*fees, *rounding], money.costs)
     hub = choices.hub.name if choices.hub else None
     payments = rules.plan(held, mode=choices.mode, hub=hub, carrier=carrier)
     return Plan(held, [*fees, *rounding], payments, carrier)
@@ -153,18 +153,18 @@ def check(choices: Choices, players: Sequence[Player]) -> None:
 
 def write(
     session: Session,
-    night: Night,
+    money: NightMoney,
     choices: Choices,
     actor: Membership | None,
 ) -> list[Transfer]:
     """At the close: store the fee and rounding lines and the transfers; set the choices on
     `session`, for the caller to save with its closing."""
-    check(choices, night.players)
-    settled = plan(night, choices)
+    check(choices, money.players)
+    settled = plan(money, choices)
     for who, amount in [*settled.held.items(), *((t.payer, t.baht) for t in settled.payments)]:
         if not fits_ledger(amount):  # a transfer holds 12 digits: the fee took a total past
             raise _past_ledger(who)
-    by_name = {p.name: p for p in night.players}
+    by_name = {p.name: p for p in money.players}
     MoneyLine.objects.bulk_create(
         MoneyLine(
             group_id=session.group_id,
@@ -256,7 +256,7 @@ def _game_nets(session: Session, players: Sequence[Player]) -> list[tuple[int, d
     ]
 
 
-def money(session: Session) -> bool:
+def for_money(session: Session) -> bool:
     """Whether the night is for money: Knock Dummy (a point value of 0 settles nothing), or
     Gong Zhu with a point value; classic Dummy is a score sheet alone."""
     gong_zhu = session.ruleset == Session.Ruleset.GONG_ZHU

@@ -55,11 +55,11 @@ def night_sums(
     names = [p.name for p in players]
     if session.is_open:
         choices = running_choices(session, players)
-        night = settle_up.night(
+        money = settle_up.night_money(
             session, dict(balances), players, costs=dict(costs),
             games=settle_up.needs_games(choices),
         )  # fmt: skip
-        plan = settle_up.plan(night, choices)
+        plan = settle_up.plan(money, choices)
         rows = rules.sums(
             names, nets, balances, session.point_value, costs, plan.lines, plan.carrier
         )

@@ -127,7 +127,7 @@ def target_text(session: Session) -> str:
 
 
 def _board(session: Session, state: scoresheet.ScoresheetState, dealer: Player | None) -> list[Row]:
-    money = settle_up.money(session)
+    money = settle_up.for_money(session)
     target = int(session.scoresheet["target"]) if session.ruleset == DUMMY else None
     return [
         Row(
@@ -271,7 +271,7 @@ def _sheet(session: Session) -> dict[str, Any]:
     return {
         "session": session,
         "gong_zhu": session.ruleset == GONG_ZHU,
-        "money": settle_up.money(session),
+        "money": settle_up.for_money(session),
         "target": target_text(session),
         "state": state,
         "board": _board(session, state, dealer),
@@ -285,7 +285,7 @@ def _sheet(session: Session) -> dict[str, Any]:
 def _running_settle_up(session: Session, state: scoresheet.ScoresheetState) -> dict[str, Any]:
     """An open Gong Zhu night for money: who would pay whom now, and the fee and rounding that
     assumes (services.sums)."""
-    if not (session.is_open and settle_up.money(session)):
+    if not (session.is_open and settle_up.for_money(session)):
         return {"settle_now": []}
     money = sums.night_sums(session, state.players, state.money, state.money, state.costs)
     return {"settle_now": settle_now(money, state.players), **sums_context(money)}
@@ -656,7 +656,7 @@ def settle(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         players = scoresheet.scoresheet_state(session).players
         form = SettleForm(request.POST, players=[p.name for p in players])
         # A night for no money closes with nothing to choose; one for money, as the host chose.
-        money = settle_up.money(session)
+        money = settle_up.for_money(session)
         try:
             if money and not form.is_valid():
                 error = _("Check the table fee and rounding below.")

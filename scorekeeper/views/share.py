@@ -23,7 +23,7 @@ from scorekeeper.views.board import scoreboard
 LINE_SHARE = "https://line.me/R/share?text="
 
 
-def night(session: Session) -> dict[str, Any]:
+def night_summary(session: Session) -> dict[str, Any]:
     """What a shared night shows: the nets, who pays whom (fixed once closed, else as it would
     be now), the number of games, and the same as plain text and as a card."""
     board = scoreboard(session)
@@ -143,7 +143,7 @@ def _open_graph(request: HtmxHttpRequest, context: dict[str, Any], link: ShareLi
 def summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """A clean page of the night, with a button to share it with the group's chat."""
     session = session_for(request, session_id, scoresheet=False)
-    context = night(session)
+    context = night_summary(session)
     if request.membership.may_play:  # a viewer reads; sharing makes a link, which a player may
         link = sharing.share_link_for(session=session, actor=request.membership)
         context.update(_open_graph(request, context, link))
@@ -157,7 +157,7 @@ def summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 def card(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """The night's card, for a member's phone to share as a picture."""
     session = session_for(request, session_id, scoresheet=False)
-    return _png(request, night_card(night(session)), public=False)
+    return _png(request, night_card(night_summary(session)), public=False)
 
 
 def _live(token: str) -> ShareLink:
@@ -171,7 +171,7 @@ def _live(token: str) -> ShareLink:
 def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The night read-only, for whoever holds the link: no account, no cookies needed."""
     link = _live(token)
-    context = night(link.session)
+    context = night_summary(link.session)
     context.update(_open_graph(request, context, link))
     context["shared"] = True
     if membership_in(request, link.session.group) is not None:  # a member: the night in full
@@ -182,7 +182,7 @@ def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
 @require_GET
 def shared_card(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The card of a shared night, for a chat's preview."""
-    return _png(request, night_card(night(_live(token).session)), public=True)
+    return _png(request, night_card(night_summary(_live(token).session)), public=True)
 
 
 @require_POST

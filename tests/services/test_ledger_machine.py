@@ -98,7 +98,7 @@ def amount(figure: str) -> Decimal:
     return Decimal(figure.replace("฿", "").replace(",", "").replace("−", "-").strip())
 
 
-class Night(RuleBasedStateMachine):
+class NightMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.table = make_session()
@@ -409,7 +409,11 @@ class Night(RuleBasedStateMachine):
         return Session.objects.filter(pk=table.pk).values_list(*newest).get()
 
     def sums_are_the_engines(
-        self, table: Session, players: list[Player], night: settle_up.Night, plan: settle_up.Plan
+        self,
+        table: Session,
+        players: list[Player],
+        night: settle_up.NightMoney,
+        plan: settle_up.Plan,
     ) -> None:
         """Each party's sum (the games, costs, fee, rounding, total) as the settle-up, the
         summary, its share text and its card show it (services.sums, through views.share's one
@@ -420,7 +424,7 @@ class Night(RuleBasedStateMachine):
             plan.carrier,
         )  # fmt: skip  # nothing is paid at the table here: what is left is what was won
         want = [sum_line(row) for row in rows]
-        summary = share.night(table)
+        summary = share.night_summary(table)
         assert summary["sums"] == want
         assert sum(line.total for line in want) == 0  # the house's fee included
         text = summary["share"].splitlines()
@@ -524,7 +528,7 @@ class Night(RuleBasedStateMachine):
         counted: list[Game],
         engine: dict[int, dict[int, int]],
         balances: Counter[int],
-    ) -> settle_up.Night:
+    ) -> settle_up.NightMoney:
         """The settle-up's input from the stored games by the engine (`engine`: each game's
         nets, `balances` their sum) and the stored costs by the rules: none from the ledger."""
         players = sorted(Player.objects.filter(standings__session=table), key=lambda p: p.name)
@@ -537,7 +541,7 @@ class Night(RuleBasedStateMachine):
                 cost.baht, cost.paid_by.name, [name[pk] for pk in cost.among], cost.reason
             )
         ]
-        return settle_up.Night(
+        return settle_up.NightMoney(
             players=players,
             points={p.name: balances[p.pk] for p in players},
             rate=table.point_value,
@@ -551,7 +555,7 @@ class Night(RuleBasedStateMachine):
 
 @pytest.mark.django_db
 def test_random_nights_keep_the_ledger_whole() -> None:
-    Night.TestCase.settings = settings(
+    NightMachine.TestCase.settings = settings(
         # Every step compares each page's figures with the engine's: 30 nights cost what 50
         # did without, and keep make test quick.
         max_examples=30,
@@ -562,4 +566,4 @@ def test_random_nights_keep_the_ledger_whole() -> None:
         phases=[Phase.explicit, Phase.reuse, Phase.generate],
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     )
-    Night.TestCase().runTest()
+    NightMachine.TestCase().runTest()

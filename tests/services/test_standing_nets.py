@@ -156,13 +156,13 @@ def close_as_before_the_standing_reading(session: Session, choices: Choices) -> 
     )
     session.closed_at = timezone.now()
     session.nets_reading = Session.NetsReading.BOOKED  # what `night` reads a closed night by
-    night = settle_up.night(
+    money = settle_up.night_money(
         session,
         {s.player.name: s.balance for s in standings},
         sorted((s.player for s in standings), key=lambda p: p.name),
         costs={s.player.name: settle_up.costs_of(s) for s in standings},
     )
-    settle_up.write(session, night, choices, None)
+    settle_up.write(session, money, choices, None)
     session.nets_reading = Session.NetsReading.BOOKED
     session.save()
 

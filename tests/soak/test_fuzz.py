@@ -262,7 +262,7 @@ def forms(name: str) -> st.SearchStrategy[dict[str, Any]]:
 
 
 @dataclass
-class Night:
+class Targets:
     """A group whose host posts: one open session with games in every state, one closed."""
 
     group: Group
@@ -384,7 +384,7 @@ KNOCKED = {"knock": {"player": "Bee", "kind": "normal"}, "points": {"Ann": 5, "C
 
 
 @pytest.fixture
-def night(db: None, settings: Any) -> Night:
+def targets(db: None, settings: Any) -> Targets:
     # Sign-in and sign-up posts hash passwords: the fast hasher keeps a post a post.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     device = access.device_create(user_agent="fuzz")
@@ -413,7 +413,7 @@ def night(db: None, settings: Any) -> Night:
     seated = [s.player for s in session.standings.select_related("player")]
     cost = costs.cost_add(session=session, reason="ข้าว", baht=Decimal(80), paid_by=seated[0],
                           among=seated)  # fmt: skip
-    return Night(group, host, player, session, closed, transfer, invite, debt, cost)
+    return Targets(group, host, player, session, closed, transfer, invite, debt, cost)
 
 
 def ledger() -> tuple[int, int, int, int]:
@@ -427,7 +427,7 @@ def quick_shrink(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engine, "MAX_SHRINKING_SECONDS", 10, raising=False)
 
 
-def fuzz(night: Night, name: str, examples: int, event_type: str = "head") -> None:
+def fuzz(targets: Targets, name: str, examples: int, event_type: str = "head") -> None:
     answered: Counter[int] = Counter()
     phone: list[Client] = []  # the browser, kept from one post to the next
     serial = itertools.count()
@@ -441,11 +441,11 @@ def fuzz(night: Night, name: str, examples: int, event_type: str = "head") -> No
     )
     @given(form=forms(name))
     def post(form: dict[str, Any]) -> None:
-        found = night.ensure(in_play=name != "game-start")
-        url = night.address(name, found, event_type)
+        found = targets.ensure(in_play=name != "game-start")
+        url = targets.address(name, found, event_type)
         form = own_key(form, next(serial))
         if not phone or name in NEW_BROWSER_AFTER:
-            phone[:] = [night.phone()]
+            phone[:] = [targets.phone()]
         before = ledger()
         response = phone[0].post(url, form)  # a server error is raised here
         answered[response.status_code] += 1
@@ -506,12 +506,12 @@ def test_every_address_that_writes_is_fuzzed() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(n for n in FIELDS if n != "event-add"))
-def test_random_posts_never_fail_and_a_refusal_writes_nothing(night: Night, name: str) -> None:
-    fuzz(night, name, EXAMPLES)
+def test_random_posts_never_fail_and_a_refusal_writes_nothing(targets: Targets, name: str) -> None:
+    fuzz(targets, name, EXAMPLES)
 
 
 @pytest.mark.parametrize("event_type", EVENT_TYPES)
 def test_random_events_never_fail_and_a_refusal_writes_nothing(
-    night: Night, event_type: str
+    targets: Targets, event_type: str
 ) -> None:
-    fuzz(night, "event-add", max(EXAMPLES // 2, 5), event_type)
+    fuzz(targets, "event-add", max(EXAMPLES // 2, 5), event_type)

@@ -122,7 +122,7 @@ def host_of(client: Client, session: Session) -> Session:
 
 
 @pytest.fixture
-def night(db: None, long_night: Session, en: Client) -> Callable[[int], Session]:
+def night_of(db: None, long_night: Session, en: Client) -> Callable[[int], Session]:
     """Give a night of so many games, the client's phone its host."""
 
     def of(played: int) -> Session:
@@ -194,15 +194,15 @@ PAGES: dict[str, Callable[[Session], str]] = {
 
 @NIGHTS
 @pytest.mark.parametrize("page", PAGES)
-def test_each_page_costs_the_same_few_statements_however_long_the_night(en, night, page, played):
-    at_first = statements(en, PAGES[page](night(0)))
+def test_each_page_costs_the_same_few_statements_however_long_the_night(en, night_of, page, played):
+    at_first = statements(en, PAGES[page](night_of(0)))
     budget = PAGE_BUDGET + OVER_BUDGET.get(page, 0)
-    assert statements(en, PAGES[page](night(played))) == at_first <= budget
+    assert statements(en, PAGES[page](night_of(played))) == at_first <= budget
 
 
 @NIGHTS
 def test_a_poll_of_the_table_costs_the_same_few_statements_however_long_the_night(
-    en, night, played
+    en, night_of, played
 ):
     def polls(session: Session) -> tuple[int, int]:
         in_play(session)
@@ -211,7 +211,7 @@ def test_a_poll_of_the_table_costs_the_same_few_statements_however_long_the_nigh
         unchanged = html.unescape(re.search(r'id="live" hx-get="([^"]+)"', page)[1])  # type: ignore[index]
         return changed, statements(en, unchanged, 204, **LIVE)
 
-    at_first = polls(night(0))
-    assert polls(night(played)) == at_first
+    at_first = polls(night_of(0))
+    assert polls(night_of(played)) == at_first
     assert at_first[0] <= PAGE_BUDGET
     assert at_first[1] == 1  # the night's version, and nothing else: no session, no account

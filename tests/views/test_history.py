@@ -256,9 +256,9 @@ def test_totals_across_nights_are_baht_each_night_at_its_own_value_with_rival_an
     one_game(dearer, "Bee", {"Ann": 10, "Cat": 20, "Dan": 30})  # Ann loses at 2 baht
     ann = Player.objects.get(group=table.group, name="Ann")
     record = player_record(ann)
-    nights = [table, dearer]
-    standings = [s.standings.get(player=ann).net for s in nights]
-    want = sum((n.baht(net) for n, net in zip(nights, standings, strict=True)), Decimal(0))
+    both = [table, dearer]
+    standings = [s.standings.get(player=ann).net for s in both]
+    want = sum((n.baht(net) for n, net in zip(both, standings, strict=True)), Decimal(0))
     assert record.baht == want != table.baht(sum(standings))  # not points added up
     assert record.rival is not None and record.rival[1] > 0
     assert record.nemesis == ("Bee", min(v for _, v in record.head_to_head))

@@ -21,7 +21,7 @@ from scorekeeper.rules.money import baht
 from scorekeeper.services import games, group_rules, sessions
 from scorekeeper.services.group_rules import Close, Usual
 from scorekeeper.services.settle_up import Choices
-from scorekeeper.views.share import night, night_card
+from scorekeeper.views.share import night_card, night_summary
 from tests.services.test_ledger_machine import amount
 from tests.test_card import drawn_texts
 
@@ -229,7 +229,7 @@ def test_the_share_text_and_the_card_after_an_undo_charge_the_fee_to_the_standin
     card_png = en.get(reverse("summary-card", args=[table.pk]))
     assert card_png.status_code == 200 and card_png.content.startswith(b"\x89PNG")
     with translation.override("en"):  # the card the phone just fetched, as SVG to read
-        card = night_card(night(Session.objects.get(pk=table.pk)))
+        card = night_card(night_summary(Session.objects.get(pk=table.pk)))
     assert {net[0]: amount(net[1]) for net in card.nets} == want
     drawn = {t["string"] for t in drawn_texts(card_svg(card))}
     assert all(net[1] in drawn for net in card.nets)

@@ -17,7 +17,7 @@ from scorekeeper.card import NOTE_SIZE, NightCard, card_png, card_svg
 from scorekeeper.models import Membership, Session, ShareLink
 from scorekeeper.services import games, group_rules, scoresheet, sessions, settle_up, sharing
 from scorekeeper.services.group_rules import Close, Usual
-from scorekeeper.views.share import night, night_card
+from scorekeeper.views.share import night_card, night_summary
 from tests.services.test_sums import engine_points
 from tests.test_card import drawn_texts
 from tests.views.test_budgets import PAGE_BUDGET, add_settled_games, statements
@@ -140,7 +140,7 @@ def test_the_card_shows_each_sum_1200_wide_growing_taller_with_them(client, tabl
     width, height = png_size(response.content)
     SCREENS.mkdir(parents=True, exist_ok=True)  # kept for a person to look at, as the screens
     (SCREENS / "card-sums.png").write_bytes(response.content)
-    card = night_card(night(session))
+    card = night_card(night_summary(session))
     bare = replace(card, nets=tuple(n[:2] for n in card.nets))  # the same card, sums left out
     assert width == 1200 and height > png_size_of(bare)[1]
     drawn = [text["string"] for text in drawn_texts(card_svg(card))]  # each text as read
@@ -153,7 +153,7 @@ def test_the_card_shows_each_sum_1200_wide_growing_taller_with_them(client, tabl
 def test_an_open_nights_card_and_link_preview_say_which_fee_and_rounding_they_assume(client, table):
     session = with_usual_rules(table)
     client.get(f"/s/{session.pk}/summary")  # a player's visit makes the share link
-    card = night_card(night(session))
+    card = night_card(night_summary(session))
     texts = drawn_texts(card_svg(card))
     strings = [text["string"] for text in texts]
     note = [i for i, text in enumerate(texts) if (text["x"], text["size"]) == (48, NOTE_SIZE)]

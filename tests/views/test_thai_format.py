@@ -22,7 +22,7 @@ def game_url(session: Session, game_id: int, action: str = "") -> str:
     return f"/s/{session.pk}/games/{game_id}/{action}"
 
 
-def night(client, *, point_value: str) -> Session:
+def open_night(client, *, point_value: str) -> Session:
     """Ann, Bee, Cat and Dan at sian stakes at `point_value` baht a point; the client hosts."""
     group = access.group_create(name="Saturday")
     member(client, group, Membership.Role.HOST)
@@ -82,7 +82,7 @@ def test_whole_baht_have_no_satang_and_the_rate_is_shown_as_agreed(en, table):
 
 
 def test_baht_with_satang_keep_two_decimals_and_an_eighth_stays_exact(db, en):
-    session = night(en, point_value="0.125")
+    session = open_night(en, point_value="0.125")
     en.post(game_url(session, games.game_start(session=session).pk, "finish"), finish_data())
     body = en.get(f"/s/{session.pk}/").content.decode()
     assert "0.125 baht a point" in body and "0.13" not in body
@@ -95,7 +95,7 @@ def test_baht_with_satang_keep_two_decimals_and_an_eighth_stays_exact(db, en):
 
 
 def test_a_baht_a_point_is_shown_as_1(db, en):
-    session = night(en, point_value="1.00")
+    session = open_night(en, point_value="1.00")
     assert "· 1 baht a point" in en.get(f"/s/{session.pk}/").content.decode()
 
 

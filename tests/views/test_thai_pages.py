@@ -3,8 +3,8 @@
 Every address of the URLconf is either rendered here, with data that gives it content, or listed
 in NOT_PAGES with the reason it has no page of its own. The visible text of each answer (and the
 attributes a person sees or hears: title, aria-label, placeholder, alt, a button's value, and the
-texts the scripts show from data-*) must hold no Latin-script word beyond names, addresses, codes and
-the short ALLOWED list.
+texts the scripts show from data-*) must hold no Latin-script word beyond names, addresses, codes
+and the short ALLOWED list.
 """
 
 import re
