@@ -158,7 +158,7 @@ class Server:
             self.process = subprocess.Popen(
                 [str(tree / ".venv/bin/granian"), "--interface", "wsgi", "--host", "127.0.0.1",
                  "--port", str(port), "--workers", "2", "scorekeeper.wsgi:application"],
-                cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_night=True,
             )  # fmt: skip
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -294,7 +294,7 @@ class Table:
         seats = {f"seat_{i}": n for i, n in enumerate(NAMES, start=1)}
         data = {**seats, "first_dealer": "1", "stake_level": "sian", "point_value": "0.5"}
         answer = self.phone.request(
-            "POST", f"/g/{group.group(1)}/sessions/new", {**data, "idempotency_key": new_key()}
+            "POST", f"/g/{group.group(1)}/nights/new", {**data, "idempotency_key": new_key()}
         )
         found = re.search(r"/s/(\d+)/", answer.headers.get("location", ""))
         assert found, (answer.status, answer.body[:500])
@@ -486,16 +486,16 @@ def statements_here() -> None:
     group = re.search(r"/g/(\d+)/", answer["Location"]).group(1)  # type: ignore[union-attr]
     seats = {f"seat_{i}": n for i, n in enumerate(NAMES, start=1)}
     data = {**seats, "first_dealer": "1", "stake_level": "sian", "point_value": "0.5"}
-    answer = phone.post(f"/g/{group}/sessions/new", {**data, "idempotency_key": new_key()})
+    answer = phone.post(f"/g/{group}/nights/new", {**data, "idempotency_key": new_key()})
     sid = re.search(r"/s/(\d+)/", answer["Location"]).group(1)  # type: ignore[union-attr]
     table = f"/s/{sid}/"
 
     def played() -> int:
-        return Game.objects.filter(session_id=sid).count()
+        return Game.objects.filter(night_id=sid).count()
 
     def add_games(n: int) -> None:
         """Copy the newest game and every row pointing at it n times: a long night, quickly."""
-        template = Game.objects.filter(session_id=sid).order_by("-number").first()
+        template = Game.objects.filter(night_id=sid).order_by("-number").first()
         if n <= 0 or template is None:
             return
         top = template.number
@@ -531,7 +531,7 @@ def statements_here() -> None:
         )
 
     def finish() -> int:
-        game = Game.objects.filter(session_id=sid).order_by("-id").first()
+        game = Game.objects.filter(night_id=sid).order_by("-id").first()
         data = {**FINISH, "idempotency_key": new_key()}
         return count("POST", f"{table}games/{game.pk}/finish", data)  # type: ignore[union-attr]
 
@@ -545,7 +545,7 @@ def statements_here() -> None:
         }
         finish()
     started = start()
-    game = Game.objects.filter(session_id=sid).order_by("-id").first().pk  # type: ignore[union-attr]
+    game = Game.objects.filter(night_id=sid).order_by("-id").first().pk  # type: ignore[union-attr]
     result["writes"] = {
         "start": started,
         "event": count("POST", f"{table}games/{game}/events/head", {"player": "Bee"}),

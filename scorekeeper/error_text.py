@@ -277,7 +277,7 @@ TEXTS: dict[str, Text] = {
         " you again."
     ),
     "key-reused": gettext_lazy("This form was already used: reload the page."),
-    "session-closed": gettext_lazy("This night is closed."),
+    "night-closed": gettext_lazy("This night is closed."),
     "last-drawer": gettext_lazy("A stock-out game needs who drew the last card (rule 11)."),
     "tie-needs-draw": gettext_lazy(
         "Game %(n)s has a tie of three or more: a high-card draw settles it, not the head card."

@@ -1,4 +1,4 @@
-"""What happens at a table: groups, sessions, seats, games, events and the append-only ledger.
+"""What happens at a table: groups, nights, seats, games, events and the append-only ledger.
 
 Writes go through `scorekeeper.services`; these models hold the data and the reads.
 """
@@ -19,7 +19,7 @@ from scorekeeper.rules.money import baht
 
 
 class Group(models.Model):
-    """A circle of players who meet regularly (วง)."""
+    """A circle of players who meet regularly (ก๊วน)."""
 
     name = models.CharField(max_length=80)
     created_at = models.DateTimeField(default=timezone.now)
@@ -27,7 +27,7 @@ class Group(models.Model):
     owner = models.ForeignKey(
         "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    # The group's own rules (กติกาประจำวง): the choices opening and closing a night start from,
+    # The group's own rules (กติกาประจำก๊วน): the choices opening and closing a night start from,
     # as services/group_rules.py writes and reads them. Empty: the forms' own defaults.
     usual = models.JSONField(default=dict, blank=True)
 
@@ -36,9 +36,9 @@ class Group(models.Model):
 
 
 class PlayerQuerySet(models.QuerySet["Player"]):
-    def seated_at(self, session_id: int) -> list["Player"]:
-        """The players in the session's current seats, in seat order."""
-        seated = self.filter(seats__session_id=session_id, seats__until_game__isnull=True)
+    def seated_at(self, night_id: int) -> list["Player"]:
+        """The players in the night's current seats, in seat order."""
+        seated = self.filter(seats__night_id=night_id, seats__until_game__isnull=True)
         return list(seated.order_by("seats__position"))
 
 
@@ -77,35 +77,35 @@ class Player(models.Model):
         return self.name
 
 
-class SessionQuerySet(models.QuerySet["Session"]):
-    def open(self) -> "SessionQuerySet":
+class NightQuerySet(models.QuerySet["Night"]):
+    def open(self) -> "NightQuerySet":
         return self.filter(closed_at__isnull=True)
 
-    def with_latest_game(self) -> "SessionQuerySet":
-        """Annotate the number and status of each session's latest game (None: no game yet)."""
-        latest = Game.objects.filter(session=models.OuterRef("pk")).order_by("-number", "-id")
+    def with_latest_game(self) -> "NightQuerySet":
+        """Annotate the number and status of each night's latest game (None: no game yet)."""
+        latest = Game.objects.filter(night=models.OuterRef("pk")).order_by("-number", "-id")
         return self.annotate(
             latest_number=models.Subquery(latest.values("number")[:1]),
             latest_status=models.Subquery(latest.values("status")[:1]),
         )
 
-    def locked(self, pk: int) -> "Session":
-        """The session, its row locked for this transaction (on SQLite, whose write transactions
+    def locked(self, pk: int) -> "Night":
+        """The night, its row locked for this transaction (on SQLite, whose write transactions
         begin IMMEDIATE, the transaction itself is the lock)."""
         return self.select_for_update().get(pk=pk)
 
     def admitting(
         self, pk: int, device_id: int | None, user_id: int | None
-    ) -> "tuple[Session | None, list[Membership]]":
-        """The session with its group, and the visitor's live memberships of that group."""
-        session = self.select_related("group").filter(pk=pk).first()
-        if session is None:
+    ) -> "tuple[Night | None, list[Membership]]":
+        """The night with its group, and the visitor's live memberships of that group."""
+        night = self.select_related("group").filter(pk=pk).first()
+        if night is None:
             return None, []
-        return session, Membership.objects.live_in(session.group, device_id, user_id)
+        return night, Membership.objects.live_in(night.group, device_id, user_id)
 
 
-class Session(models.Model):
-    """One sitting at one table, with its ruleset and stakes."""
+class Night(models.Model):
+    """One evening of a group at one table, with its ruleset and stakes."""
 
     class Ruleset(models.TextChoices):
         KNOCK_DUMMY = "knock-dummy-2025", _("Knock Dummy 2025 (ดัมมี่น็อก)")
@@ -119,7 +119,7 @@ class Session(models.Model):
         CUSTOM = "custom", _("Custom rates")
         NONE = "none", _("No stakes: a score sheet")  # classic Dummy and Gong Zhu
 
-    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="sessions")
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="nights")
     ruleset = models.CharField(max_length=30, choices=Ruleset.choices)
     stake_level = models.CharField(max_length=12, choices=StakeLevel.choices)
     stake_less = models.PositiveIntegerField()
@@ -166,7 +166,7 @@ class Session(models.Model):
         max_length=8, choices=NetsReading.choices, default=NetsReading.STANDING
     )
 
-    objects = SessionQuerySet.as_manager()
+    objects = NightQuerySet.as_manager()
     latest_number: int | None  # read with_latest_game() only
     latest_status: str | None
 
@@ -183,7 +183,7 @@ class Session(models.Model):
     @property
     def is_scoresheet(self) -> bool:
         """A score sheet to a target (classic Dummy, Gong Zhu): hands are scored, not paid."""
-        return self.ruleset != Session.Ruleset.KNOCK_DUMMY
+        return self.ruleset != Night.Ruleset.KNOCK_DUMMY
 
 
 class SeatQuerySet(models.QuerySet["Seat"]):
@@ -194,7 +194,7 @@ class SeatQuerySet(models.QuerySet["Seat"]):
 class Seat(models.Model):
     """Who sits at a position from one game on; a seat change ends the row and starts another."""
 
-    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="seats")
+    night = models.ForeignKey(Night, on_delete=models.PROTECT, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()  # 0-3, in turn order
     since_game = models.PositiveIntegerField()  # number of the first game played in this seat
@@ -206,12 +206,12 @@ class Seat(models.Model):
         ordering = ("position",)
         constraints: ClassVar = [
             models.UniqueConstraint(
-                fields=["session", "position"],
+                fields=["night", "position"],
                 condition=Q(until_game__isnull=True),
                 name="one_current_player_per_position",
             ),
             models.UniqueConstraint(
-                fields=["session", "player"],
+                fields=["night", "player"],
                 condition=Q(until_game__isnull=True),
                 name="one_current_position_per_player",
             ),
@@ -223,24 +223,24 @@ class GameQuerySet(models.QuerySet["Game"]):
         """Games whose lines stand: not voided."""
         return self.exclude(status=Game.Status.VOIDED)
 
-    def latest_of(self, session_id: int) -> "Game | None":
-        """The session's latest game, a correction after the game it replaces (index
+    def latest_of(self, night_id: int) -> "Game | None":
+        """The night's latest game, a correction after the game it replaces (index
         game_latest)."""
-        return self.filter(session_id=session_id).order_by("-number", "-id").first()
+        return self.filter(night_id=night_id).order_by("-number", "-id").first()
 
     def admitting(
-        self, pk: int, session_id: int, device_id: int | None, user_id: int | None
+        self, pk: int, night_id: int, device_id: int | None, user_id: int | None
     ) -> "tuple[Game | None, list[Membership]]":
-        """The game if it is the session's, with its session and group, and the visitor's live
+        """The game if it is the night's, with its night and group, and the visitor's live
         memberships of that group."""
-        game = self.select_related("session__group").filter(pk=pk, session_id=session_id).first()
+        game = self.select_related("night__group").filter(pk=pk, night_id=night_id).first()
         if game is None:
             return None, []
-        return game, Membership.objects.live_in(game.session.group, device_id, user_id)
+        return game, Membership.objects.live_in(game.night.group, device_id, user_id)
 
     def locked(self, pk: int) -> "Game":
-        """The game read afresh with its session, both rows locked for this transaction."""
-        return self.select_related("session").select_for_update(of=("session", "self")).get(pk=pk)
+        """The game read afresh with its night, both rows locked for this transaction."""
+        return self.select_related("night").select_for_update(of=("night", "self")).get(pk=pk)
 
 
 class Game(models.Model):
@@ -261,7 +261,7 @@ class Game(models.Model):
         knock_dummy.KnockKind.DARK_COLOR: _("dark colour knock"),
     }
 
-    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="games")
+    night = models.ForeignKey(Night, on_delete=models.PROTECT, related_name="games")
     number = models.PositiveIntegerField()  # a correction keeps the number of the game it replaces
     dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     seating = models.JSONField()  # player ids in turn order, the dealer first
@@ -288,15 +288,15 @@ class Game(models.Model):
         ordering = ("number", "started_at")
         constraints: ClassVar = [
             models.UniqueConstraint(
-                fields=["session", "number"],
+                fields=["night", "number"],
                 condition=~Q(status="voided"),
                 name="one_standing_game_per_number",
             )
         ]
         indexes: ClassVar = [
-            # The latest game, voided or not, without sorting the whole session: the next
-            # number and the deal (services/games.py, sessions.next_game_number).
-            models.Index(fields=["session", "number", "id"], name="game_latest"),
+            # The latest game, voided or not, without sorting the whole night: the next
+            # number and the deal (services/games.py, nights.next_game_number).
+            models.Index(fields=["night", "number", "id"], name="game_latest"),
         ]
 
     def __str__(self) -> str:
@@ -348,13 +348,13 @@ class Event(models.Model):
 
 
 class Transfer(models.Model):
-    """A payment the settle-up asks for at the end of a session, in baht."""
+    """A payment the settle-up asks for at the end of a night, in baht."""
 
     class Mode(models.TextChoices):
         FEWEST = "fewest", _("fewest transfers")
         HUB = "hub", _("everyone with one person")
 
-    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="transfers")
+    night = models.ForeignKey(Night, on_delete=models.PROTECT, related_name="transfers")
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     # None: the house, which a table fee may go to.
     payee = models.ForeignKey(
@@ -369,7 +369,7 @@ class Transfer(models.Model):
         "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     received_at = models.DateTimeField(null=True, blank=True)
-    # Not columns: set where the transfer is read to change it (sessions.lock_transfer), the
+    # Not columns: set where the transfer is read to change it (nights.lock_transfer), the
     # standing money lines that pay it and carry it to next time.
     carried: bool
     payment: "MoneyLine | None"
@@ -421,8 +421,8 @@ class AppendOnly(models.Model):
 
 
 class LedgerLineQuerySet(AppendOnlyQuerySet["LedgerLine"]):
-    def for_session(self, session: Session) -> "LedgerLineQuerySet":
-        return self.filter(session=session)
+    def for_night(self, night: Night) -> "LedgerLineQuerySet":
+        return self.filter(night=night)
 
     def standing(self) -> "LedgerLineQuerySet":
         """The lines that count: neither a reversal nor reversed."""
@@ -430,7 +430,7 @@ class LedgerLineQuerySet(AppendOnlyQuerySet["LedgerLine"]):
 
     def game_nets(
         self,
-        session: Session,
+        night: Night,
         games: "Iterable[int] | None" = None,
         *,
         by: str = "game_id",
@@ -444,9 +444,9 @@ class LedgerLineQuerySet(AppendOnlyQuerySet["LedgerLine"]):
         who sums games counts only those that stand. `games` limits it to those game ids (a
         page shows the latest games, not all); `by` names the key ("game__number": in order).
         `booked`: every line as booked, an undone result still counted, as nights closed before
-        this reading charged their per-game fee by (Session.NetsReading.BOOKED).
+        this reading charged their per-game fee by (Night.NetsReading.BOOKED).
         """
-        lines = self.filter(session=session, game__isnull=False, reverses__isnull=True)
+        lines = self.filter(night=night, game__isnull=False, reverses__isnull=True)
         if not booked:
             # What a void reversed: the lines of events still standing, and those of the result
             # saved last (reversed since it was saved; one undone was reversed before). Nothing
@@ -475,7 +475,7 @@ class LedgerLine(AppendOnly):
 
     PAYMENT = "payment"  # item of a settle-up payment, which pays a debt back
 
-    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="lines")
+    night = models.ForeignKey(Night, on_delete=models.PROTECT, related_name="lines")
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.PROTECT, related_name="lines"
     )
@@ -531,7 +531,7 @@ class Cost(models.Model):
     """A shared cost of the night (ค่าใช้จ่ายร่วม: food, drinks) as it was entered: who paid, how
     much, shared among whom. Its money lines are what each owes; taking it back reverses them."""
 
-    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="costs")
+    night = models.ForeignKey(Night, on_delete=models.PROTECT, related_name="costs")
     reason = models.CharField(max_length=60)
     baht = models.DecimalField(max_digits=12, decimal_places=2)
     paid_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -567,8 +567,8 @@ class MoneyLine(AppendOnly):
     group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="money_lines")
     # The night it was written at: a carry, the transfer's night; a settle, the night it was
     # paid at (none when paid from the group's page, between nights).
-    session = models.ForeignKey(
-        Session, null=True, blank=True, on_delete=models.PROTECT, related_name="money_lines"
+    night = models.ForeignKey(
+        Night, null=True, blank=True, on_delete=models.PROTECT, related_name="money_lines"
     )
     transfer = models.ForeignKey(
         Transfer, null=True, blank=True, on_delete=models.PROTECT, related_name="money_lines"
@@ -687,9 +687,9 @@ class TabTransfer(models.Model):
 
 
 class Standing(models.Model):
-    """A player's running totals in a session, kept in step with the ledger."""
+    """A player's running totals in a night, kept in step with the ledger."""
 
-    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="standings")
+    night = models.ForeignKey(Night, on_delete=models.PROTECT, related_name="standings")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="standings")
     net = models.BigIntegerField(default=0)  # what games and events made them win (+) or lose (−)
     settled = models.BigIntegerField(default=0)  # settle-up: paid out (+), received (−)
@@ -697,7 +697,7 @@ class Standing(models.Model):
     class Meta:
         ordering = ("player__name",)
         constraints: ClassVar = [
-            models.UniqueConstraint(fields=["session", "player"], name="one_standing_per_player")
+            models.UniqueConstraint(fields=["night", "player"], name="one_standing_per_player")
         ]
 
     @property
@@ -747,7 +747,7 @@ class Membership(models.Model):
     """A device's (or account's) place in a group, with its role."""
 
     class Role(models.TextChoices):
-        HOST = "host", _("host")  # void games, change seats and stakes, close sessions, members
+        HOST = "host", _("host")  # void games, change seats and stakes, close nights, members
         PLAYER = "player", _("player")  # enter games and events
         VIEWER = "viewer", _("viewer")  # read only
 
@@ -834,7 +834,7 @@ class ShareLink(models.Model):
     """A night shown read-only to whoever holds the link, without an account: a friend, or a
     chat app's preview fetcher. The host can revoke it."""
 
-    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="share_links")
+    night = models.ForeignKey(Night, on_delete=models.PROTECT, related_name="share_links")
     token = models.CharField(max_length=64, unique=True)  # 192 random bits, URL-safe
     created_by = models.ForeignKey(
         "Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -845,7 +845,7 @@ class ShareLink(models.Model):
     class Meta:
         constraints: ClassVar = [
             models.UniqueConstraint(
-                fields=["session"],
+                fields=["night"],
                 condition=Q(revoked_at__isnull=True),
                 name="one_live_share_link_per_night",
             )
@@ -866,8 +866,8 @@ class AuditEntry(models.Model):
     """Who recorded, voided or changed what, and when: visible to the group's members."""
 
     group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="audit")
-    session = models.ForeignKey(
-        Session, null=True, blank=True, on_delete=models.PROTECT, related_name="audit"
+    night = models.ForeignKey(
+        Night, null=True, blank=True, on_delete=models.PROTECT, related_name="audit"
     )
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -936,7 +936,7 @@ class AuditEntry(models.Model):
         ordering = ("-at", "-id")
         indexes: ClassVar = [
             # A night's newest entry, its version, which every poll reads (views/live.py).
-            models.Index(fields=["session", "-id"], name="audit_session_latest"),
+            models.Index(fields=["night", "-id"], name="audit_night_latest"),
         ]
         constraints: ClassVar = [
             models.UniqueConstraint(

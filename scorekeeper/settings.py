@@ -65,7 +65,7 @@ if not DEBUG:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a phone stays joined to its table for a year
 SESSION_COOKIE_SAMESITE = "Lax"
-# Django's database store: a phone without an account is known by its session. Not cached_db: its
+# Django's database store: a phone without an account is known by its night. Not cached_db: its
 # cache is each worker's own memory, so a sign-out in one worker would go unseen in another.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 

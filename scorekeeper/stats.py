@@ -10,44 +10,44 @@ from typing import Any
 from django.db.models import Case, Count, F, Q, Sum, When
 from django.utils import timezone
 
-from scorekeeper.models import Game, Group, LedgerLine, Player, Session, Standing
+from scorekeeper.models import Game, Group, LedgerLine, Night, Player, Standing
 from scorekeeper.rules.money import baht
 
-KNOCK_DUMMY = Session.Ruleset.KNOCK_DUMMY
+KNOCK_DUMMY = Night.Ruleset.KNOCK_DUMMY
 
 
 @dataclass(frozen=True)
-class SessionResult:
-    """One session as the group's history lists it."""
+class NightResult:
+    """One night as the group's history lists it."""
 
-    session: Session
+    night: Night
     games: int
     hours: float | None
     nets: list[tuple[Player, int, Decimal]]
 
 
-def group_sessions(group: Group) -> list[SessionResult]:
-    """Return the group's sessions, newest first, with their games and each player's net."""
-    sessions = list(
-        group.sessions.annotate(
+def group_nights(group: Group) -> list[NightResult]:
+    """Return the group's nights, newest first, with their games and each player's net."""
+    nights = list(
+        group.nights.annotate(
             counted=Count("games", filter=~Q(games__status=Game.Status.VOIDED))
         ).order_by("-started_at")
     )
     nets: dict[int, list[Standing]] = {}
-    for standing in Standing.objects.filter(session__group=group).select_related("player"):
-        nets.setdefault(standing.session_id, []).append(standing)
+    for standing in Standing.objects.filter(night__group=group).select_related("player"):
+        nets.setdefault(standing.night_id, []).append(standing)
     results = []
-    for s in sessions:
+    for s in nights:
         rows = sorted(nets.get(s.pk, []), key=lambda st: -st.net)
         hours = (s.closed_at - s.started_at).total_seconds() / 3600 if s.closed_at else None
         results.append(
-            SessionResult(s, s.counted, hours, [(st.player, st.net, s.baht(st.net)) for st in rows])
+            NightResult(s, s.counted, hours, [(st.player, st.net, s.baht(st.net)) for st in rows])
         )
     return results
 
 
-def session_running(
-    session: Session, players: Sequence[Player]
+def night_running(
+    night: Night, players: Sequence[Player]
 ) -> tuple[list[str], dict[str, list[int]]]:
     """Return game labels and each player's running net after every game that stands, by the
     games' standing nets (LedgerLine.objects.game_nets).
@@ -56,7 +56,7 @@ def session_running(
     (the one in play, a tie waiting) have no point of their own.
     """
     counted = LedgerLine.objects.exclude(game__status=Game.Status.VOIDED)
-    per_game = counted.game_nets(session, by="game__number")
+    per_game = counted.game_nets(night, by="game__number")
     running = dict.fromkeys((p.pk for p in players), 0)
     series: dict[str, list[int]] = {p.name: [] for p in players}
     numbers = sorted(per_game)
@@ -83,7 +83,7 @@ class Record:
     player: Player
     net: int = 0  # points, summed across nights: only for a group that kept one point value
     baht: Decimal = Decimal(0)  # each night at its own point value, rounded per night
-    sessions: int = 0
+    nights: int = 0
     games: int = 0
     knocks: Counter[str] = field(default_factory=Counter)
     fools_discarded: int = 0
@@ -105,11 +105,11 @@ class Record:
 
     @property
     def best_baht(self) -> Decimal | None:
-        return self.best.session.baht(self.best.net) if self.best else None
+        return self.best.night.baht(self.best.net) if self.best else None
 
     @property
     def worst_baht(self) -> Decimal | None:
-        return self.worst.session.baht(self.worst.net) if self.worst else None
+        return self.worst.night.baht(self.worst.net) if self.worst else None
 
     @property
     def over_time_whole(self) -> list[int]:
@@ -163,34 +163,34 @@ def player_record(player: Player) -> Record:
     This is the one place that says so."""
     record = Record(player)
     games = Game.objects.filter(
-        session__group=player.group_id, session__ruleset=KNOCK_DUMMY, status__in=COUNTED
+        night__group=player.group_id, night__ruleset=KNOCK_DUMMY, status__in=COUNTED
     )
     # Each field the loop below reads: one deferred would cost a statement per game.
-    fields = ("session_id", "document", "seating", "status")
+    fields = ("night_id", "document", "seating", "status")
     played = [g for g in games.only(*fields) if player.pk in g.seating]
-    nights = {g.session_id for g in played}
+    nights = {g.night_id for g in played}
     standings = [
         st
-        for st in Standing.objects.filter(player=player, session__ruleset=KNOCK_DUMMY)
-        .select_related("session")
-        .order_by("session__started_at")
-        if st.session_id in nights
+        for st in Standing.objects.filter(player=player, night__ruleset=KNOCK_DUMMY)
+        .select_related("night")
+        .order_by("night__started_at")
+        if st.night_id in nights
     ]
-    record.sessions = len(standings)
+    record.nights = len(standings)
     months: dict[tuple[int, int], Month] = {}
     for st in standings:
-        night = st.session.baht(st.net)  # each night at its own point value
+        night = st.night.baht(st.net)  # each night at its own point value
         record.net += st.net
         record.baht += night
         record.over_time.append(record.baht)
-        local = timezone.localtime(st.session.started_at)
+        local = timezone.localtime(st.night.started_at)
         record.dates.append(f"{local:%d/%m}")
         month = months.setdefault((local.year, local.month), Month(local.date().replace(day=1)))
         month.nights += 1
         month.baht += night
-        if record.best is None or night > record.best.session.baht(record.best.net):
+        if record.best is None or night > record.best.night.baht(record.best.net):
             record.best = st
-        if record.worst is None or night < record.worst.session.baht(record.worst.net):
+        if record.worst is None or night < record.worst.night.baht(record.worst.net):
             record.worst = st
     record.months = sorted(months.values(), key=lambda m: m.first_day, reverse=True)
     for game in played:
@@ -222,8 +222,8 @@ def _head_to_head(player: Player) -> list[tuple[str, Decimal]]:
     reversed, so standing lines are those of the games that stand, as game_nets reads them.
     """
     mine = Q(payer=player) | Q(payee=player)
-    lines = LedgerLine.objects.standing().filter(mine, session__group=player.group_id)
-    lines = lines.filter(session__ruleset=KNOCK_DUMMY).exclude(item=LedgerLine.PAYMENT)
+    lines = LedgerLine.objects.standing().filter(mine, night__group=player.group_id)
+    lines = lines.filter(night__ruleset=KNOCK_DUMMY).exclude(item=LedgerLine.PAYMENT)
     paid_me = Q(payee=player)
     rows = (
         lines.annotate(
@@ -231,11 +231,11 @@ def _head_to_head(player: Player) -> list[tuple[str, Decimal]]:
             signed=Case(When(paid_me, then=F("amount")), default=-F("amount")),
         )
         .order_by()
-        .values("other", "session__point_value")
+        .values("other", "night__point_value")
         .annotate(net=Sum("signed"))
     )
     against: dict[str, Decimal] = {}
     for row in rows:
-        night = baht(row["net"], row["session__point_value"])
+        night = baht(row["net"], row["night__point_value"])
         against[row["other"]] = against.get(row["other"], Decimal(0)) + night
     return sorted(against.items(), key=lambda r: (-r[1], r[0]))

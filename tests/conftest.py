@@ -78,10 +78,10 @@ def ledger_audited(request: pytest.FixtureRequest) -> Generator[None]:
         return
     request.getfixturevalue(used[0])  # set up first, so torn down (rolled back) after the audit
     yield
-    from scorekeeper.models import Session, Tab  # noqa: PLC0415 (Django set up by now)
+    from scorekeeper.models import Night, Tab  # noqa: PLC0415 (Django set up by now)
     from scorekeeper.services.debts_audit import tab_audit  # noqa: PLC0415
-    from scorekeeper.services.ledger_audit import session_audit  # noqa: PLC0415
+    from scorekeeper.services.ledger_audit import night_audit  # noqa: PLC0415
 
-    problems = [f"night {s.pk}: {p}" for s in Session.objects.all() for p in session_audit(s)]
+    problems = [f"night {s.pk}: {p}" for s in Night.objects.all() for p in night_audit(s)]
     problems += [f"settled tab {t.pk}: {p}" for t in Tab.objects.all() for p in tab_audit(t)]
     assert problems == [], "the ledger no longer audits clean after this test"

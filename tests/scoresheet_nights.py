@@ -4,16 +4,16 @@ Gong Zhu sheet for money with a hand and a voided hand (left open, for the calle
 from decimal import Decimal
 from typing import NamedTuple
 
-from scorekeeper.models import Game, Group, Membership, Session
+from scorekeeper.models import Game, Group, Membership, Night
 from scorekeeper.services import scoresheet
 
 HEARTS = [f"H{rank}" for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
 
 
 class Sheets(NamedTuple):
-    dummy: Session
+    dummy: Night
     hand: Game
-    gong: Session
+    gong: Night
     gong_hand: Game
 
 
@@ -25,7 +25,7 @@ def score_sheets(group: Group, host: Membership, players: list[str]) -> Sheets:
         group=group, ruleset="dummy-points", players=players[:3], house={}, target=500, actor=host
     )
     hand = scoresheet.hand_record(
-        session=dummy,
+        night=dummy,
         hand={
             "knock": {"player": a, "kind": "normal"},
             "counts": {a: {"difference": 40}, b: {"difference": -15}, c: {"difference": 5}},
@@ -42,13 +42,13 @@ def score_sheets(group: Group, host: Membership, players: list[str]) -> Sheets:
         actor=host,
     )
     gong_hand = scoresheet.hand_record(
-        session=gong,
+        night=gong,
         hand={"captured": {b: ["SQ", "H2"], c: [*HEARTS[1:], "DJ", "C10"]}},
         actor=host,
     )
     scoresheet.hand_void(
         game=scoresheet.hand_record(
-            session=gong, hand={"captured": {a: ["SQ", "H2"], d: [*HEARTS[1:], "DJ", "C10"]}}
+            night=gong, hand={"captured": {a: ["SQ", "H2"], d: [*HEARTS[1:], "DJ", "C10"]}}
         ),
         actor=host,
     )

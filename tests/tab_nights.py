@@ -3,8 +3,8 @@ between the same players: the tab the services, pages and browser tests settle."
 
 from decimal import Decimal
 
-from scorekeeper.models import Group, Membership, MoneyLine, Session
-from scorekeeper.services import debts, games, sessions
+from scorekeeper.models import Group, Membership, MoneyLine, Night
+from scorekeeper.services import debts, games, nights
 
 NAMES = ["Ann", "Bee", "Cat", "Dan"]
 
@@ -15,13 +15,13 @@ def carried_night(
     point_value: str,
     actor: Membership | None = None,
     names: list[str] = NAMES,
-) -> Session:
+) -> Night:
     """A night of one game that `knocker` knocks, closed, every transfer carried to next time."""
-    night = sessions.session_open(
+    night = nights.night_open(
         group=group, players=names, stake_level="sian", point_value=Decimal(point_value),
         actor=actor,
     )  # fmt: skip
-    game = games.game_start(session=night, actor=actor)
+    game = games.game_start(night=night, actor=actor)
     losers = [name for name in names if name != knocker]
     games.game_finish(
         game=game,
@@ -31,7 +31,7 @@ def carried_night(
         },
         actor=actor,
     )
-    for transfer in sessions.session_close(session=night, actor=actor):
+    for transfer in nights.night_close(night=night, actor=actor):
         debts.transfer_carry(transfer=transfer, actor=actor)
     return night
 

@@ -14,8 +14,8 @@ from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.models import Game, LedgerLine
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import access, games, sessions
-from scorekeeper.services.sessions import lock
+from scorekeeper.services import access, games, nights
+from scorekeeper.services.nights import lock
 
 ROOT = Path(__file__).resolve().parent.parent
 KNOCK = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 1, "Cat": 2, "Dan": 3}}
@@ -106,14 +106,14 @@ def test_sqlite_connections_use_wal_full_sync_immediate_writes_and_a_busy_timeou
 def test_recording_games_on_postgresql_runs_prepared_statements(db):
     """Bound by the server, and prepared on the connection after 5 runs (settings.py)."""
     assert connection.features.uses_server_side_binding
-    table = sessions.session_open(
+    table = nights.night_open(
         group=access.group_create(name="prepared"),
         players=["Ann", "Bee", "Cat", "Dan"],
         stake_level="sian",
         point_value=Decimal("0.5"),
     )
     for _ in range(7):
-        games.game_finish(game=games.game_start(session=table), outcome=KNOCK)
+        games.game_finish(game=games.game_start(night=table), outcome=KNOCK)
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
@@ -122,9 +122,9 @@ def test_recording_games_on_postgresql_runs_prepared_statements(db):
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's row lock")
-def test_writes_for_one_session_serialise_on_the_session_row(db):
+def test_writes_for_one_night_serialise_on_the_night_row(db):
     group = access.group_create(name="Saturday")
-    table = sessions.session_open(
+    table = nights.night_open(
         group=group,
         players=["Ann", "Bee", "Cat", "Dan"],
         stake_level="sian",
@@ -142,20 +142,20 @@ def test_a_save_that_waited_for_the_lock_sees_the_game_as_the_first_save_left_it
     """Two phones save one game at once: the second waits, then must see the first's save.
 
     PostgreSQL returns a joined row that was not itself locked as it was before the wait, so
-    lock_game locks the game with its session (and the session first, as game_start does).
+    lock_game locks the game with its night (and the night first, as game_start does).
     """
     group = access.group_create(name="Saturday")
-    table = sessions.session_open(
+    table = nights.night_open(
         group=group, players=["Ann", "Bee", "Cat", "Dan"], stake_level="sian",
         point_value=Decimal(1),
     )  # fmt: skip
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     locked, release, refused = threading.Event(), threading.Event(), []
 
     def first() -> None:
         try:
             with transaction.atomic():
-                mine = sessions.lock_game(game)
+                mine = nights.lock_game(game)
                 locked.set()
                 release.wait(10)
                 mine.status = Game.Status.SETTLED

@@ -10,6 +10,7 @@ CATALOGUE = ROOT / "scorekeeper" / "locale" / "th" / "LC_MESSAGES" / "django.po"
 RULED_OUT = {
     "เจ้ามือ": "the host is ผู้ดูแล: เจ้ามือ is the banker",
     "รอบการเล่น": "a night is วง",
+    "น็อค": "knock is spelled น็อก, as the club's rules spell it",
 }
 
 

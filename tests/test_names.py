@@ -47,32 +47,32 @@ def test_cleaning_twice_changes_nothing_more(name):
 def test_a_name_pasted_with_a_zero_width_space_is_the_same_player_and_the_night_goes_on(db):
     """A zero-width space pasted with a name from a chat is cleaned away: the night the group
     opens takes every later write instead of refusing them all."""
-    from scorekeeper.services import access, games, sessions
+    from scorekeeper.services import access, games, nights
 
     group = access.group_create(name="วง\u200bเสาร์")
     assert group.name == "วงเสาร์"
-    night = sessions.session_open(
+    night = nights.night_open(
         group=group,
         players=["An\u200bn", "Bee", "Cat", "น\u0e4d\u0e49\u0e32"],
         stake_level="sian",
         point_value=Decimal(1),
     )
-    again = sessions.player_create(group=group, name="Ann")
+    again = nights.player_create(group=group, name="Ann")
     assert again.pk == night.seats.get(position=0).player_id
-    assert sessions.player_create(group=group, name="น้ำ").name == NAM
-    game = games.game_start(session=night)
+    assert nights.player_create(group=group, name="น้ำ").name == NAM
+    game = games.game_start(night=night)
     games.event_add(game=game, event={"type": "head", "player": "Ann"})
     knock = {"knock": {"player": NAM, "kind": "normal"}, "points": {"Ann": 5, "Bee": 15, "Cat": 10}}
     assert games.game_finish(game=game, outcome=knock).status == "settled"
 
 
 def test_a_name_with_nothing_visible_is_refused(db):
-    from scorekeeper.services import access, sessions
+    from scorekeeper.services import access, nights
     from scorekeeper.services.errors import ServiceError
 
     group = access.group_create(name="Saturday")
     with pytest.raises(ServiceError) as refused:
-        sessions.player_create(group=group, name="\u200b \u200e")
+        nights.player_create(group=group, name="\u200b \u200e")
     assert refused.value.code == "player-name"
     with pytest.raises(ServiceError):
         access.group_create(name="\ufeff")

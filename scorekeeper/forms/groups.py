@@ -18,7 +18,7 @@ from scorekeeper.error_text import error_text
 from scorekeeper.forms.fields import NAME, NUMBER, POINT_VALUE, STAKE, NameField, _choices, at_most
 from scorekeeper.forms.scoresheet import SEAT_FIELDS, DummyOpenForm, GongZhuOpenForm
 from scorekeeper.forms.table import SettleForm
-from scorekeeper.models import Player, Session
+from scorekeeper.models import Night, Player
 from scorekeeper.names import cleaned
 from scorekeeper.numbers import AmountField, WholeNumberField
 from scorekeeper.rules.errors import RuleError
@@ -73,7 +73,7 @@ class PromptPayForm(forms.Form):
         return target
 
 
-class SessionOpenForm(forms.Form):
+class NightOpenForm(forms.Form):
     seat_1 = NameField(label=_("Seat 1"), max_length=40, widget=forms.TextInput(attrs=NAME))
     seat_2 = NameField(label=_("Seat 2"), max_length=40, widget=forms.TextInput(attrs=NAME))
     seat_3 = NameField(label=_("Seat 3"), max_length=40, widget=forms.TextInput(attrs=NAME))
@@ -86,8 +86,8 @@ class SessionOpenForm(forms.Form):
     )
     stake_level = forms.ChoiceField(
         label=_("Stakes (ระดับการเล่น)"),
-        choices=Session.StakeLevel.choices,
-        initial=Session.StakeLevel.SIAN,
+        choices=Night.StakeLevel.choices,
+        initial=Night.StakeLevel.SIAN,
         widget=forms.RadioSelect,
     )
     less = WholeNumberField(label=_("Lose less"), **STAKE)
@@ -124,22 +124,22 @@ class SessionOpenForm(forms.Form):
         for i, name in enumerate(names, start=1):
             if name and names.index(name) != i - 1:
                 self.add_error(f"seat_{i}", _("%(name)s is already seated") % {"name": name})
-        if data.get("stake_level") == Session.StakeLevel.CUSTOM:
+        if data.get("stake_level") == Night.StakeLevel.CUSTOM:
             for rate in ("less", "medium", "more"):
                 if data.get(rate) is None:
                     self.add_error(rate, _("Give all three rates for custom stakes."))
         return data
 
     def stakes(self) -> tuple[int, int, int] | None:
-        if self.cleaned_data["stake_level"] != Session.StakeLevel.CUSTOM:
+        if self.cleaned_data["stake_level"] != Night.StakeLevel.CUSTOM:
             return None
         return (self.cleaned_data["less"], self.cleaned_data["medium"], self.cleaned_data["more"])
 
 
-DUMMY, GONG_ZHU = Session.Ruleset.DUMMY_POINTS, Session.Ruleset.GONG_ZHU
+DUMMY, GONG_ZHU = Night.Ruleset.DUMMY_POINTS, Night.Ruleset.GONG_ZHU
 
 
-class StakesRulesForm(SessionOpenForm):
+class StakesRulesForm(NightOpenForm):
     """Knock Dummy's usual stakes, fine and point value: the night's own fields, no seats."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -229,7 +229,7 @@ def usual_from(forms: dict[str, Any]) -> Usual:
 
 
 def open_initial(usual: Usual) -> dict[str, Any]:
-    """The initial values of the form opening a Knock Dummy night (SessionOpenForm)."""
+    """The initial values of the form opening a Knock Dummy night (NightOpenForm)."""
     stakes = usual.stakes
     if stakes is None:
         return {}

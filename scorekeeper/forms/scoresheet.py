@@ -1,7 +1,7 @@
 """Forms of the score sheets: opening classic Dummy or Gong Zhu, and entering one hand.
 
 Each turns what was tapped into the engine's words (docs/rules/other-games.md): the house options
-and the target of a session, the `counts`/`knock`/`fool`/`head` or the `captured` of a hand.
+and the target of a night, the `counts`/`knock`/`fool`/`head` or the `captured` of a hand.
 """
 
 from decimal import Decimal
@@ -22,10 +22,10 @@ SEATS = 4
 SEAT_FIELDS = [f"seat_{i}" for i in range(1, SEATS + 1)]
 
 KIND_LABELS = {
-    KnockKind.NORMAL: _("Knock (น็อค) ×1"),
-    KnockKind.DARK: _("Dark knock (น็อคมืด) ×2"),
-    KnockKind.COLOR: _("Colour knock (น็อคสี) ×2"),
-    KnockKind.DARK_COLOR: _("Dark colour knock (น็อคมืดสี) ×4"),
+    KnockKind.NORMAL: _("Knock (น็อก) ×1"),
+    KnockKind.DARK: _("Dark knock (น็อกมืด) ×2"),
+    KnockKind.COLOR: _("Colour knock (น็อกสี) ×2"),
+    KnockKind.DARK_COLOR: _("Dark colour knock (น็อกมืดสี) ×4"),
 }
 PENALTY_LABELS = {
     Penalty.DUMMY_DISCARD: _("Dummy discard (ทิ้งมี่)"),
@@ -59,7 +59,7 @@ SUIT_LABELS = {"H": _("Hearts ♥"), "S": _("Spades ♠"), "D": _("Diamonds ♦"
 NOT_DEALT = "out"  # a three-player deal's card taken out with the spare card
 
 
-# -- opening a session ---------------------------------------------------------------------------
+# -- opening a night ---------------------------------------------------------------------------
 
 
 class ScoresheetOpenForm(forms.Form):
@@ -310,7 +310,7 @@ class DummyHandForm(forms.Form):
     """One hand of classic Dummy: everyone's count, the knock, the fool, the head, penalties."""
 
     knocker = forms.ChoiceField(
-        label=_("Who knocked? (ผู้น็อค)"),
+        label=_("Who knocked? (ผู้น็อก)"),
         widget=forms.RadioSelect,
         error_messages={"required": _("Who knocked? Or did the stock run out?")},
     )

@@ -8,7 +8,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.forms.fields import BAHT, NameField, _choices, at_most
-from scorekeeper.models import Player, Session, Transfer
+from scorekeeper.models import Night, Player, Transfer
 from scorekeeper.numbers import AmountField, WholeNumberField
 from scorekeeper.rules.money import BAHT_MOST
 from scorekeeper.rules.settle_up import STEPS as ROUNDING_STEPS
@@ -69,8 +69,8 @@ class SettleForm(forms.Form):
     )
     fee_per = forms.ChoiceField(
         label=_("The fee is paid"),
-        choices=Session.FeePer.choices,
-        initial=Session.FeePer.GAME,
+        choices=Night.FeePer.choices,
+        initial=Night.FeePer.GAME,
         required=False,
     )
     fee_to = forms.ChoiceField(label=_("The fee goes to"), required=False)
@@ -100,7 +100,7 @@ class SettleForm(forms.Form):
             mode=data["mode"] or Transfer.Mode.FEWEST,
             hub=by_name.get(data["hub"]),
             fee=data["fee"] or Decimal(0),
-            fee_per=data["fee_per"] or Session.FeePer.GAME,
+            fee_per=data["fee_per"] or Night.FeePer.GAME,
             fee_to=by_name.get(data["fee_to"]),
             rounding=data["rounding"] or 0,
             rounding_by=by_name.get(data["rounding_by"]),

@@ -16,7 +16,7 @@ from scorekeeper.rules.errors import RuleError
 RULES = "dummy-points"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # dealt 11, 9 or 7 cards each
 TARGET = 500  # the source: 500 "or whatever was agreed" (หรือตามแต่กำหนดไว้)
-KNOCK_CARD = 50  # ไพ่ใบที่ใช้น็อค
+KNOCK_CARD = 50  # ไพ่ใบที่ใช้น็อก
 KNOCK_CARD_HIGH = 100  # the house options' knock card
 FOOL = 50  # ทิ้งโง่
 DARK_SLEEPER = 2  # ลบมืด
@@ -30,10 +30,10 @@ SPETOS = frozenset({"C2", "SQ"})  # สเปโต: 2♣ and Q♠
 class KnockKind(StrEnum):
     """How the knocker knocked (page: multiplier for the knocker)."""
 
-    NORMAL = "normal"  # น็อค
-    DARK = "dark"  # น็อคมืด: never collected
-    COLOR = "color"  # น็อคสี: every meld and lay-off one suit
-    DARK_COLOR = "dark-color"  # น็อคมืดสี
+    NORMAL = "normal"  # น็อก
+    DARK = "dark"  # น็อกมืด: never collected
+    COLOR = "color"  # น็อกสี: every meld and lay-off one suit
+    DARK_COLOR = "dark-color"  # น็อกมืดสี
 
 
 KNOCK_MULTIPLIER = {

@@ -1,7 +1,7 @@
 """Every write Scorekeeper makes (keyword-only, atomic, validating before writing), with the reads
 and audits that must agree with them.
 
-A night and its games: sessions.py (groups, players, sessions, seats, closing the night, transfers
+A night and its games: nights.py (groups, players, nights, seats, closing the night, transfers
 paid and received), games.py (Knock Dummy games and their events: start, finish, tie, void,
 correct, undo, paid at the table), scoresheet.py (classic Dummy to 500 and Gong Zhu score sheets).
 

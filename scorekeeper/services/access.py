@@ -17,8 +17,8 @@ from scorekeeper.models import (
     Invite,
     Limit,
     Membership,
+    Night,
     Player,
-    Session,
 )
 from scorekeeper.names import cleaned
 from scorekeeper.numbers import read_digits
@@ -290,27 +290,27 @@ def audit(
     actor: Membership | None,
     action: str,
     group: Group | None = None,
-    session: Session | None = None,
+    night: Night | None = None,
     game: Game | None = None,
     detail: dict[str, Any] | None = None,
     key: str | None = None,
 ) -> None:
     """Note who did what, with the idempotency key of the form that did it (services/once.py).
 
-    Called inside the writing service's transaction; the group is the session's when a session is
+    Called inside the writing service's transaction; the group is the night's when a night is
     given. A key already stored means the form was used for another write: refused, and the
     transaction with it.
     """
-    group_id = session.group_id if session is not None else group.pk if group is not None else None
+    group_id = night.group_id if night is not None else group.pk if group is not None else None
     if group_id is None:
-        raise ValueError("an audit entry needs a group or a session")
-    _audit_insert([_entry(group_id, session, game, actor, action, detail or {}, key)])
+        raise ValueError("an audit entry needs a group or a night")
+    _audit_insert([_entry(group_id, night, game, actor, action, detail or {}, key)])
 
 
 def audit_many(
     *,
     actor: Membership | None,
-    session: Session,
+    night: Night,
     game: Game | None,
     entries: list[tuple[str, dict[str, Any], str | None]],
 ) -> None:
@@ -318,7 +318,7 @@ def audit_many(
     of the form that did it or None). Refused as `audit` refuses a key already stored."""
     _audit_insert(
         [
-            _entry(session.group_id, session, game, actor, action, detail, key)
+            _entry(night.group_id, night, game, actor, action, detail, key)
             for action, detail, key in entries
         ]
     )
@@ -326,7 +326,7 @@ def audit_many(
 
 def _entry(
     group_id: int,
-    session: Session | None,
+    night: Night | None,
     game: Game | None,
     actor: Membership | None,
     action: str,
@@ -335,7 +335,7 @@ def _entry(
 ) -> AuditEntry:
     return AuditEntry(
         group_id=group_id,
-        session=session,
+        night=night,
         game=game,
         membership=actor,
         device_id=actor.device_id if actor is not None else None,

@@ -7,14 +7,14 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from scorekeeper.models import Cost, Membership, MoneyLine, Player, Session
+from scorekeeper.models import Cost, Membership, MoneyLine, Night, Player
 from scorekeeper.names import cleaned
 from scorekeeper.rules import settle_up as rules
 from scorekeeper.rules.money import BAHT_MOST
 from scorekeeper.services import once, settle_up
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.sessions import lock_open, money_reverse
+from scorekeeper.services.nights import lock_open, money_reverse
 
 REASON_LENGTH = 60
 
@@ -22,7 +22,7 @@ REASON_LENGTH = 60
 @transaction.atomic
 def cost_add(
     *,
-    session: Session,
+    night: Night,
     reason: str,
     baht: Decimal,
     paid_by: Player,
@@ -32,8 +32,8 @@ def cost_add(
 ) -> Cost:
     """Record a shared cost: each of `among` but the one who paid owes them an equal share. A
     form sent again with the same key (a double tap, a retry) records it once."""
-    session = lock_open(session)
-    if (done := once.replayed(idempotency_key, "cost-add", session_id=session.pk)) is not None:
+    night = lock_open(night)
+    if (done := once.replayed(idempotency_key, "cost-add", night_id=night.pk)) is not None:
         return Cost.objects.get(pk=done.detail["cost"])
     reason = cleaned(reason)
     if not reason:
@@ -47,7 +47,7 @@ def cost_add(
             "cost-baht", "a cost is more than 0 and at most {n} baht, to the satang",
             field="baht", n=f"{BAHT_MOST:,}",
         )  # fmt: skip
-    seated = set(session.standings.values_list("player_id", flat=True))
+    seated = set(night.standings.values_list("player_id", flat=True))
     shared = list({p.pk: p for p in among}.values())
     if not [p for p in shared if p.pk != paid_by.pk]:
         raise ServiceError(
@@ -56,15 +56,15 @@ def cost_add(
     if paid_by.pk not in seated or any(p.pk not in seated for p in shared):
         raise ServiceError("cost-seated", "everyone named must be at this table", field="among")
     cost = Cost.objects.create(
-        session=session, reason=reason, baht=baht, paid_by=paid_by,
+        night=night, reason=reason, baht=baht, paid_by=paid_by,
         among=[p.pk for p in shared], by=actor,
     )  # fmt: skip
     by_name = {p.name: p for p in [*shared, paid_by]}
     shares = rules.shares(baht, paid_by.name, [p.name for p in shared], reason)
     MoneyLine.objects.bulk_create(
         MoneyLine(
-            group_id=session.group_id,
-            session=session,
+            group_id=night.group_id,
+            night=night,
             cost=cost,
             payer=by_name[s.payer],
             payee=paid_by,
@@ -75,23 +75,21 @@ def cost_add(
         )  # fmt: skip
         for s in shares
     )
-    settle_up.ledger_check(session)  # a total past what the ledger holds: all rolled back
-    audit(
-        actor=actor, action="cost-add", session=session, detail=_detail(cost), key=idempotency_key
-    )
+    settle_up.ledger_check(night)  # a total past what the ledger holds: all rolled back
+    audit(actor=actor, action="cost-add", night=night, detail=_detail(cost), key=idempotency_key)
     return cost
 
 
 @transaction.atomic
 def cost_remove(*, cost: Cost, actor: Membership | None = None) -> Cost:
     """Take a shared cost back, entered by mistake: its shares are reversed, visibly."""
-    session = lock_open(cost.session)
+    night = lock_open(cost.night)
     standing = list(cost.lines.standing())
     if not standing and cost.lines.exists():
         raise ServiceError("cost-removed", "this cost was already taken back", field="cost")
     for line in standing:
         money_reverse(line, by=actor)
-    audit(actor=actor, action="cost-remove", session=session, detail=_detail(cost))
+    audit(actor=actor, action="cost-remove", night=night, detail=_detail(cost))
     return cost
 
 

@@ -9,39 +9,37 @@ night: it is owed to the group's running balance instead.
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
-from scorekeeper.models import Group, Membership, MoneyLine, Session, Transfer
+from scorekeeper.models import Group, Membership, MoneyLine, Night, Transfer
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.sessions import lock_transfer, money_reverse
+from scorekeeper.services.nights import lock_transfer, money_reverse
 
 
 def owed(group: Group) -> QuerySet[MoneyLine]:
     """What the group's players still owe each other across nights: each debt carried and not
     paid, oldest first, with its night and who owes whom."""
     lines = MoneyLine.objects.filter(group=group).open_debts()
-    return lines.select_related("payer", "payee", "session").order_by("id")
+    return lines.select_related("payer", "payee", "night").order_by("id")
 
 
-def for_night(session: Session) -> QuerySet[MoneyLine]:
+def for_night(night: Night) -> QuerySet[MoneyLine]:
     """The debts the night's settle-up shows beside its own transfers: those carried from an
     earlier night and still owed, and those paid at this night (`paid_at`, `paid_by` say when
     and who tapped). One statement."""
     settles = MoneyLine.objects.standing().filter(carried=OuterRef("pk"))
-    here = settles.filter(session=session).order_by("-id")
+    here = settles.filter(night=night).order_by("-id")
     lines = (
         MoneyLine.objects.standing()
-        .filter(group_id=session.group_id, item=MoneyLine.Item.CARRY)
-        .exclude(session=session)
+        .filter(group_id=night.group_id, item=MoneyLine.Item.CARRY)
+        .exclude(night=night)
         .annotate(
             paid=Exists(settles),
             paid_at=Subquery(here.values("recorded_at")[:1]),
             paid_by=Subquery(here.values("by__name")[:1]),
         )
-        .filter(
-            Q(paid_at__isnull=False) | Q(paid=False, session__started_at__lt=session.started_at)
-        )
+        .filter(Q(paid_at__isnull=False) | Q(paid=False, night__started_at__lt=night.started_at))
     )
-    return lines.select_related("payer", "payee", "session").order_by("id")
+    return lines.select_related("payer", "payee", "night").order_by("id")
 
 
 def _detail(line: MoneyLine) -> dict[str, object]:
@@ -61,8 +59,8 @@ def transfer_carry(*, transfer: Transfer, actor: Membership | None = None) -> Mo
     if transfer.carried:
         raise ServiceError("carried-twice", "this transfer is already carried", field="transfer")
     line = MoneyLine.objects.create(
-        group_id=transfer.session.group_id,
-        session=transfer.session,
+        group_id=transfer.night.group_id,
+        night=transfer.night,
         transfer=transfer,
         payer=transfer.payer,
         payee=transfer.payee,
@@ -70,7 +68,7 @@ def transfer_carry(*, transfer: Transfer, actor: Membership | None = None) -> Mo
         item=MoneyLine.Item.CARRY,
         by=actor,
     )
-    audit(actor=actor, action="transfer-carry", session=transfer.session, detail=_detail(line))
+    audit(actor=actor, action="transfer-carry", night=transfer.night, detail=_detail(line))
     return line
 
 
@@ -84,8 +82,8 @@ def carry_undo(*, transfer: Transfer, actor: Membership | None = None) -> MoneyL
         raise ServiceError("not-carried", "this transfer is not carried", field="transfer")
     if carry.settles.standing().exists():
         raise ServiceError("debt-paid", "this debt is already paid", field="transfer")
-    reversal = money_reverse(carry, session=transfer.session, by=actor)
-    audit(actor=actor, action="carry-undo", session=transfer.session, detail=_detail(carry))
+    reversal = money_reverse(carry, night=transfer.night, by=actor)
+    audit(actor=actor, action="carry-undo", night=transfer.night, detail=_detail(carry))
     return reversal
 
 
@@ -97,15 +95,15 @@ def _lock_debt(debt: MoneyLine) -> MoneyLine:
     night, and both would stand. What else the writes read comes after, by statements of their
     own, which see whatever committed while this one waited.
     """
-    lines = MoneyLine.objects.select_related("payer", "payee", "group", "session")
-    return lines.select_for_update(of=("session",)).get(
-        pk=debt.pk, item=MoneyLine.Item.CARRY, session__isnull=False
+    lines = MoneyLine.objects.select_related("payer", "payee", "group", "night")
+    return lines.select_for_update(of=("night",)).get(
+        pk=debt.pk, item=MoneyLine.Item.CARRY, night__isnull=False
     )
 
 
 @transaction.atomic
 def debt_settle(
-    *, debt: MoneyLine, night: Session | None = None, actor: Membership | None = None
+    *, debt: MoneyLine, night: Night | None = None, actor: Membership | None = None
 ) -> MoneyLine:
     """Record that a carried debt was paid, at `night` (or between nights): its whole amount."""
     debt = _lock_debt(debt)
@@ -117,7 +115,7 @@ def debt_settle(
         raise ServiceError("debt-night", "that night is another group's", field="night")
     line = MoneyLine.objects.create(
         group_id=debt.group_id,
-        session=night,
+        night=night,
         carried=debt,
         payer=debt.payer,
         payee=debt.payee,
@@ -125,7 +123,7 @@ def debt_settle(
         item=MoneyLine.Item.SETTLE,
         by=actor,
     )
-    audit(actor=actor, action="debt-settle", group=debt.group, session=night, detail=_detail(line))
+    audit(actor=actor, action="debt-settle", group=debt.group, night=night, detail=_detail(line))
     return line
 
 
@@ -138,9 +136,9 @@ def debt_settle_undo(*, debt: MoneyLine, actor: Membership | None = None) -> Mon
         raise ServiceError("debt-not-paid", "this debt is not marked paid", field="debt")
     if paid.tab_id is not None:  # settled in a tab: the tab is taken back whole, or not at all
         raise ServiceError("debt-in-tab", "this debt was settled in the tab", field="debt")
-    reversal = money_reverse(paid, session=paid.session, by=actor)
+    reversal = money_reverse(paid, night=paid.night, by=actor)
     audit(
-        actor=actor, action="debt-settle-undo", group=debt.group, session=paid.session,
+        actor=actor, action="debt-settle-undo", group=debt.group, night=paid.night,
         detail=_detail(paid),
     )  # fmt: skip
     return reversal

@@ -13,15 +13,15 @@ from typing import Any
 
 from django.db.models import Q
 
-from scorekeeper.models import Cost, MoneyLine, Session, Tab
+from scorekeeper.models import Cost, MoneyLine, Night, Tab
 from scorekeeper.rules.settle_up import HOUSE, Line, shares
 from scorekeeper.rules.tab import Debt, nets
 
 
-def night_debts_audit(session: Session) -> list[str]:
+def night_debts_audit(night: Night) -> list[str]:
     """Check the money lines written at the night and the payments of the debts it carried."""
     lines = list(
-        MoneyLine.objects.filter(Q(session=session) | Q(carried__session=session))
+        MoneyLine.objects.filter(Q(night=night) | Q(carried__night=night))
         .select_related("transfer", "carried", "cost")
         .distinct()
     )
@@ -33,11 +33,11 @@ def night_debts_audit(session: Session) -> list[str]:
         if line.reverses_id is not None:
             problems += _reversal(line, by_id.get(line.reverses_id))
         elif line.item in (MoneyLine.Item.CARRY, MoneyLine.Item.PAID):
-            problems += _transfer_line(session, line)
+            problems += _transfer_line(night, line)
         elif line.item == MoneyLine.Item.SETTLE:
             problems += _settle(line)
         elif line.item == MoneyLine.Item.COST:
-            problems += _cost_line(session, line)
+            problems += _cost_line(night, line)
     carries = Counter(line.transfer_id for line in standing if line.item == MoneyLine.Item.CARRY)
     problems += [f"transfer {pk} is carried {n} times" for pk, n in carries.items() if n > 1]
     settles = Counter(line.carried_id for line in standing if line.item == MoneyLine.Item.SETTLE)
@@ -45,7 +45,7 @@ def night_debts_audit(session: Session) -> list[str]:
     for line in standing:
         if line.item == MoneyLine.Item.SETTLE and line.carried_id in reversed_ids:
             problems.append(f"money line {line.pk} pays a debt that was taken back")
-    problems += _costs(session, standing)
+    problems += _costs(night, standing)
     paid = Counter(line.transfer_id for line in standing if line.item == MoneyLine.Item.PAID)
     problems += [f"transfer {pk} is marked paid {n} times" for pk, n in paid.items() if n > 1]
     problems += [
@@ -56,10 +56,10 @@ def night_debts_audit(session: Session) -> list[str]:
     return problems
 
 
-def _transfer_line(session: Session, line: MoneyLine) -> list[str]:
+def _transfer_line(night: Night, line: MoneyLine) -> list[str]:
     """A transfer's payment or carry: the transfer's payer, payee and baht, of this night."""
     transfer, what = line.transfer, "carry" if line.item == MoneyLine.Item.CARRY else "payment"
-    if transfer is None or transfer.session_id != session.pk:
+    if transfer is None or transfer.night_id != night.pk:
         return [f"money line {line.pk} is the {what} of no transfer of this night"]
     want = (transfer.payer_id, transfer.payee_id, transfer.baht)
     if (line.payer_id, line.payee_id, line.baht) != want or line.carried_id is not None:
@@ -67,10 +67,10 @@ def _transfer_line(session: Session, line: MoneyLine) -> list[str]:
     return []
 
 
-def _cost_line(session: Session, line: MoneyLine) -> list[str]:
+def _cost_line(night: Night, line: MoneyLine) -> list[str]:
     """A share of a shared cost of this night: one of those sharing it owes the one who paid."""
     cost = line.cost
-    if cost is None or cost.session_id != session.pk:
+    if cost is None or cost.night_id != night.pk:
         return [f"money line {line.pk} is a share of no shared cost of this night"]
     want = {(int(share.payer), share.baht) for share in _shares(cost)}
     if line.payee_id != cost.paid_by_id or (line.payer_id, line.baht) not in want:
@@ -83,12 +83,12 @@ def _shares(cost: Cost) -> list[Line]:
     return shares(cost.baht, str(cost.paid_by_id), [str(p) for p in cost.among], cost.reason)
 
 
-def _costs(session: Session, standing: list[MoneyLine]) -> list[str]:
+def _costs(night: Night, standing: list[MoneyLine]) -> list[str]:
     """Each shared cost of the night has its shares standing, each once, or none (taken back)."""
     held = Counter(line.cost_id for line in standing if line.item == MoneyLine.Item.COST)
     return [
         f"shared cost {cost.pk} has {held[cost.pk]} of its {len(_shares(cost))} shares"
-        for cost in session.costs.all()
+        for cost in night.costs.all()
         if held[cost.pk] not in (0, len(_shares(cost)))
     ]
 
@@ -139,7 +139,7 @@ def tab_audit(tab: Tab) -> list[str]:
     ]
     problems = []
     for line in lines:
-        if line.group_id != tab.group_id or line.session_id is not None:
+        if line.group_id != tab.group_id or line.night_id is not None:
             problems.append(f"money line {line.pk} of tab {tab.pk} is not the group's own")
         if line.reverses_id is not None:
             problems += _reversal(line, by_id.get(line.reverses_id))

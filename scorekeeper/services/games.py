@@ -6,34 +6,34 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scorekeeper.models import Event, Game, LedgerLine, Membership, Player, Session
+from scorekeeper.models import Event, Game, LedgerLine, Membership, Night, Player
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.knock_dummy_document import FIELDS, game_from_document
 from scorekeeper.services import ledger, once
 from scorekeeper.services.access import audit, audit_many
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.sessions import lock_game, lock_open, seat_move
+from scorekeeper.services.nights import lock_game, lock_open, seat_move
 
 HEADER = ("rules", "level", "stakes", "fine", "players")
 OUTCOME_FIELDS = FIELDS - {*HEADER, "events"}
 
 
-def _header(session: Session, players: list[Player]) -> dict[str, Any]:
-    if session.stake_level == Session.StakeLevel.CUSTOM:
+def _header(night: Night, players: list[Player]) -> dict[str, Any]:
+    if night.stake_level == Night.StakeLevel.CUSTOM:
         stakes: dict[str, Any] = {
             "stakes": {
-                "less": session.stake_less,
-                "medium": session.stake_medium,
-                "more": session.stake_more,
+                "less": night.stake_less,
+                "medium": night.stake_medium,
+                "more": night.stake_more,
             }
         }
     else:
-        stakes = {"level": session.stake_level}
+        stakes = {"level": night.stake_level}
     return {
-        "rules": session.ruleset,
+        "rules": night.ruleset,
         **stakes,
-        "fine": session.fine,
+        "fine": night.fine,
         "players": [p.name for p in players],
     }
 
@@ -53,14 +53,14 @@ def seat_order(game: Game) -> list[str]:
     the order every phone lists them in. A game from before the seats last changed keeps its
     turn order, the dealer first."""
     names = dict(zip(game.seating, game.document["players"], strict=True))
-    seated = [p.pk for p in Player.objects.seated_at(game.session_id)]
+    seated = [p.pk for p in Player.objects.seated_at(game.night_id)]
     if sorted(seated) != sorted(names):
         return list(game.document["players"])
     return [names[pk] for pk in seated]
 
 
-def _last_standing(session: Session) -> Game | None:
-    return session.games.counted().order_by("-number").first()
+def _last_standing(night: Night) -> Game | None:
+    return night.games.counted().order_by("-number").first()
 
 
 def dealer_after(last: Game | None, first_dealer_id: int) -> int:
@@ -78,33 +78,33 @@ def dealer_after(last: Game | None, first_dealer_id: int) -> int:
     )
 
 
-def next_dealer(session: Session) -> Player:
+def next_dealer(night: Night) -> Player:
     """Return who deals the next game: rules 9-11 and 16."""
-    return Player.objects.get(pk=dealer_after(_last_standing(session), session.first_dealer_id))
+    return Player.objects.get(pk=dealer_after(_last_standing(night), night.first_dealer_id))
 
 
-def _seated(session: Session, player: Player) -> Player:
+def _seated(night: Night, player: Player) -> Player:
     """Return `player`, or whoever took their seat since they left the table."""
-    seat = session.seats.filter(player=player).order_by("-since_game").first()
+    seat = night.seats.filter(player=player).order_by("-since_game").first()
     if seat is None or seat.until_game is None:
         return player
-    return session.seats.current().get(position=seat.position).player
+    return night.seats.current().get(position=seat.position).player
 
 
-def _fool_swap(session: Session, last: Game | None) -> None:
+def _fool_swap(night: Night, last: Game | None) -> None:
     """Swap the fool discarder and the knocker of `last` before the next deal: rule 17."""
     if last is None or not last.document.get("fool") or "knock" not in last.document:
         return
     names = _players(last)
     fool, knocker = names[last.document["fool"]], names[last.document["knock"]["player"]]
-    seats = {s.player_id: s.position for s in session.seats.current()}
+    seats = {s.player_id: s.position for s in night.seats.current()}
     if fool in seats and knocker in seats:
-        seat_move(session=session, position=seats[fool], player=Player.objects.get(pk=knocker))
+        seat_move(night=night, position=seats[fool], player=Player.objects.get(pk=knocker))
 
 
 def game_start(
     *,
-    session: Session,
+    night: Night,
     dealer: Player | None = None,
     fool_swap: bool = True,
     head_color: str | None = None,
@@ -126,7 +126,7 @@ def game_start(
     """
     try:
         return _start(
-            session=session,
+            night=night,
             dealer=dealer,
             fool_swap=fool_swap,
             head_color=head_color,
@@ -136,7 +136,7 @@ def game_start(
         )
     except ServiceError:
         if (
-            done := once.replayed_game(idempotency_key, "game-start", session_id=session.pk)
+            done := once.replayed_game(idempotency_key, "game-start", night_id=night.pk)
         ) is not None:
             return done
         raise
@@ -145,7 +145,7 @@ def game_start(
 @transaction.atomic
 def _start(
     *,
-    session: Session,
+    night: Night,
     dealer: Player | None,
     fool_swap: bool,
     head_color: str | None,
@@ -153,10 +153,10 @@ def _start(
     actor: Membership | None,
     idempotency_key: str | None,
 ) -> Game:
-    session = lock_open(session)
+    night = lock_open(night)
     # The latest game gives the next number; it is also the last standing unless it was voided
     # (a correction has its voided game's number and comes after it): one read, not two.
-    latest = Game.objects.latest_of(session.pk)
+    latest = Game.objects.latest_of(night.pk)
     expected, number = number, (latest.number if latest else 0) + 1
     if expected is not None and expected != number:
         raise ServiceError(
@@ -164,7 +164,7 @@ def _start(
         )
     last = latest  # a game in play is always the last one standing
     if latest is not None and latest.status == Game.Status.VOIDED:
-        last = _last_standing(session)
+        last = _last_standing(night)
     if last is not None and last.status == Game.Status.IN_PLAY:
         raise ServiceError("game-in-play", "finish or void the game in play first")
     if head_color is not None and last is not None and last.status == Game.Status.PENDING_TIE:
@@ -178,36 +178,36 @@ def _start(
             )
         _resolve(last, {"head_color": head_color})
         audit(
-            actor=actor, action="tie-resolve", session=session, game=last,
+            actor=actor, action="tie-resolve", night=night, game=last,
             detail={"head_color": head_color},
         )  # fmt: skip
     if fool_swap:
-        _fool_swap(session, last)
-    seats = Player.objects.seated_at(session.pk)
+        _fool_swap(night, last)
+    seats = Player.objects.seated_at(night.pk)
     if dealer is None:
-        dealer_id = dealer_after(last, session.first_dealer_id)
+        dealer_id = dealer_after(last, night.first_dealer_id)
         dealer = next((p for p in seats if p.pk == dealer_id), None)
-        dealer = dealer or _seated(session, Player.objects.get(pk=dealer_id))
+        dealer = dealer or _seated(night, Player.objects.get(pk=dealer_id))
     if dealer not in seats:
         raise ServiceError("dealer", "{name} is not seated", field="dealer", name=dealer)
     at = seats.index(dealer)
     players = seats[at:] + seats[:at]  # turn order from the dealer
     game = Game(
-        session=session,
+        night=night,
         number=number,
         dealer=dealer,
         seating=[p.pk for p in players],
-        document=_header(session, players),
+        document=_header(night, players),
     )
     game.save()
-    audit(actor=actor, action="game-start", session=session, game=game, key=idempotency_key)
+    audit(actor=actor, action="game-start", night=night, game=game, key=idempotency_key)
     return game
 
 
-def started_with(*, session: Session, key: str) -> Game | None:
+def started_with(*, night: Night, key: str) -> Game | None:
     """The game a phone started with this key (its start's idempotency key), once that start
     has landed: a game started without a connection is named by it until it has an id."""
-    start = session.audit.filter(action="game-start", key=once.stored(key)).select_related("game")
+    start = night.audit.filter(action="game-start", key=once.stored(key)).select_related("game")
     entry = start.first()
     return entry.game if entry is not None else None
 
@@ -218,13 +218,13 @@ def never_started(key: str) -> ServiceError:
 
 
 def _refuse_unless(game: Game, status: str) -> None:
-    """Refuse a write made for a game in `status` (read under the session's lock) when it has
+    """Refuse a write made for a game in `status` (read under the night's lock) when it has
     moved on: voided, or recorded (finished, its tie settled) by another phone."""
     if game.status == status:
         return
     if game.status == Game.Status.VOIDED:
         raise ServiceError("game-voided", "game {n} was voided", field="game", n=game.number)
-    last = game.session.audit.filter(game=game).select_related("membership").first()
+    last = game.night.audit.filter(game=game).select_related("membership").first()
     who = str(last.membership) if last and last.membership else ""
     raise ServiceError(
         "game-recorded",
@@ -253,7 +253,7 @@ def event_add(
         return _event_add(game=game, event=event, actor=actor, idempotency_key=idempotency_key)
     except RuleError:  # the engine's refusals too: a second head, say
         if (
-            done := once.replayed(idempotency_key, "event-add", session_id=game.session_id)
+            done := once.replayed(idempotency_key, "event-add", night_id=game.night_id)
         ) is not None:
             return Event.objects.get(game=done.game, number=done.detail["number"])
         raise
@@ -268,7 +268,7 @@ def _event_add(
     idempotency_key: str | None,
 ) -> Event:
     game = lock_game(game)
-    session = game.session
+    night = game.night
     _refuse_unless(game, Game.Status.IN_PLAY)
     rows = list(game.events.all())  # removed ones too: a number is never used twice
     events = [*(r.document for r in rows if r.removed_at is None), event]
@@ -277,7 +277,7 @@ def _event_add(
     row = Event.objects.create(game=game, number=len(rows) + 1, document=event)
     new = parsed.events[-1]
     ledger.lines_write(
-        session=session,
+        night=night,
         game=game,
         event=row,
         players=_players(game),
@@ -288,7 +288,7 @@ def _event_add(
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at"])
     audit(
-        actor=actor, action="event-add", session=session, game=game,
+        actor=actor, action="event-add", night=night, game=game,
         detail={"number": row.number, **event}, key=idempotency_key,
     )  # fmt: skip
     return row
@@ -309,8 +309,8 @@ def event_remove(
     taken back by another phone.
     """
     game = lock_game(game)
-    session = game.session
-    if (done := once.replayed(idempotency_key, "event-remove", session_id=session.pk)) is not None:
+    night = game.night
+    if (done := once.replayed(idempotency_key, "event-remove", night_id=night.pk)) is not None:
         return Event.objects.get(game=done.game, number=done.detail["number"])
     row = game.events.filter(number=number).first()
     if row is None:
@@ -323,13 +323,13 @@ def event_remove(
         )  # fmt: skip
     fine = row.document.get("type") == knock_dummy.EventType.FINE.value
     _refuse_unless(game, Game.Status.FINED if fine else Game.Status.IN_PLAY)
-    if fine and session.games.filter(number__gt=game.number).exists():
+    if fine and night.games.filter(number__gt=game.number).exists():
         # The game would be in play again beside the next one: as with an undo, void it instead.
         raise ServiceError(
             "undo-not-last", "game {n} is no longer the last game: void and correct it",
             n=game.number,
         )  # fmt: skip
-    ledger.lines_reverse(session=session, lines=row.lines.standing())
+    ledger.lines_reverse(night=night, lines=row.lines.standing())
     row.removed_at = timezone.now()
     row.save(update_fields=["removed_at"])
     if fine:  # 83: the fine ended the game; without it, the game goes on
@@ -337,7 +337,7 @@ def event_remove(
         game.finished_at = None
         game.save(update_fields=["status", "finished_at"])
     audit(
-        actor=actor, action="event-remove", session=session, game=game,
+        actor=actor, action="event-remove", night=night, game=game,
         detail={"number": row.number, **row.document}, key=idempotency_key,
     )  # fmt: skip
     return row
@@ -355,11 +355,11 @@ def game_paid_at_table(
     80 and 86-87 have it: their payments take them out of the settle-up, so nobody is asked
     twice. A void, an undo or an event taken back reverses them too."""
     game = lock_game(game)
-    session = game.session
-    if once.replayed(idempotency_key, "paid-at-table", session_id=session.pk) is not None:
+    night = game.night
+    if once.replayed(idempotency_key, "paid-at-table", night_id=night.pk) is not None:
         return []  # this very form again: done the first time
-    if not session.is_open:
-        raise ServiceError("session-closed", "this night is closed")
+    if not night.is_open:
+        raise ServiceError("night-closed", "this night is closed")
     if game.status == Game.Status.VOIDED:
         raise ServiceError("game-voided", "game {n} was voided", field="game", n=game.number)
     standing = game.lines.standing()
@@ -374,9 +374,9 @@ def game_paid_at_table(
         raise ServiceError(
             "paid-at-table-twice", "game {n} has nothing left to pay at the table", n=game.number
         )
-    new = ledger.table_payment_write(session=session, lines=owed, by=actor)
+    new = ledger.table_payment_write(night=night, lines=owed, by=actor)
     audit(
-        actor=actor, action="paid-at-table", session=session, game=game,
+        actor=actor, action="paid-at-table", night=night, game=game,
         detail={"event": event_number, "lines": len(new)}, key=idempotency_key,
     )  # fmt: skip
     return new
@@ -394,7 +394,7 @@ def undo_until(game: Game) -> datetime | None:
 
 def saved_by(game: Game) -> Membership | None:
     """Who saved the game's result (the finish, or the tie settled since)."""
-    saves = game.session.audit.filter(game=game, action__in=("game-finish", "tie-resolve"))
+    saves = game.night.audit.filter(game=game, action__in=("game-finish", "tie-resolve"))
     entry = saves.select_related("membership").first()  # newest first
     return entry.membership if entry is not None else None
 
@@ -402,7 +402,7 @@ def saved_by(game: Game) -> Membership | None:
 def undone_outcome(game: Game) -> dict[str, Any] | None:
     """The result last taken back from this game in play, if that is the game's latest write:
     its end-of-game form starts from it."""
-    latest = game.session.audit.filter(game=game).first()
+    latest = game.night.audit.filter(game=game).first()
     return latest.detail if latest is not None and latest.action == "game-undo" else None
 
 
@@ -417,8 +417,8 @@ def game_undo(
     after-game lines reversed, the game in play again with its events, for the result to be
     entered anew. Later than that, or once the next game has started, void and correct it."""
     game = lock_game(game)
-    session = game.session
-    done = once.replayed_game(idempotency_key, "game-undo", session_id=session.pk)
+    night = game.night
+    done = once.replayed_game(idempotency_key, "game-undo", night_id=night.pk)
     if done is not None:
         return done
     until = undo_until(game)
@@ -432,7 +432,7 @@ def game_undo(
             "undo-too-late", "game {n} was saved more than a minute ago: void and correct it",
             n=game.number,
         )  # fmt: skip
-    if session.games.filter(number__gt=game.number).exists():
+    if night.games.filter(number__gt=game.number).exists():
         raise ServiceError(
             "undo-not-last", "game {n} is no longer the last game: void and correct it",
             n=game.number,
@@ -444,14 +444,14 @@ def game_undo(
             n=game.number,
         )  # fmt: skip
     after = game.lines.standing().filter(event__isnull=True)
-    ledger.lines_reverse(session=session, lines=after)
+    ledger.lines_reverse(night=night, lines=after)
     outcome = game.outcome
     game.document = {k: v for k, v in game.document.items() if k not in OUTCOME_FIELDS}
     game.status, game.tie = Game.Status.IN_PLAY, None
     game.finished_at, game.last_drawer = None, None
     game.save(update_fields=["document", "status", "tie", "finished_at", "last_drawer"])
     audit(
-        actor=actor, action="game-undo", session=session, game=game, detail=outcome,
+        actor=actor, action="game-undo", night=night, game=game, detail=outcome,
         key=idempotency_key,
     )  # fmt: skip
     return game
@@ -468,18 +468,18 @@ def game_finish(
 ) -> Game:
     """Record how the game ended and write its after-game lines; a tie leaves it pending."""
     game = lock_game(game)
-    session = game.session
+    night = game.night
     if game.status != Game.Status.IN_PLAY:  # a retry of this very form, or another phone's
         if (
-            done := once.replayed_game(idempotency_key, "game-finish", session_id=session.pk)
+            done := once.replayed_game(idempotency_key, "game-finish", night_id=night.pk)
         ) is not None:
             return done
         _refuse_unless(game, Game.Status.IN_PLAY)
     game.document = _finished_document(game, outcome, last_drawer)
     game.finished_at = timezone.now()
-    _settle(session, game)
+    _settle(night, game)
     audit(
-        actor=actor, action="game-finish", session=session, game=game, detail=outcome,
+        actor=actor, action="game-finish", night=night, game=game, detail=outcome,
         key=idempotency_key,
     )  # fmt: skip
     return game
@@ -497,10 +497,10 @@ def game_preview(*, game: Game, outcome: dict[str, Any]) -> tuple[Any, Any]:
     return parsed, knock_dummy.settle(parsed)
 
 
-def _settle(session: Session, game: Game) -> None:
+def _settle(night: Night, game: Game) -> None:
     """Settle the game's document: write its after-game lines, or leave it pending on a tie."""
     after, game.status, game.tie = _result(game, _events(game))
-    ledger.lines_write(session=session, game=game, players=_players(game), lines=after)
+    ledger.lines_write(night=night, game=game, players=_players(game), lines=after)
     game.save(update_fields=["document", "last_drawer", "finished_at", "status", "tie"])
 
 
@@ -509,7 +509,7 @@ def _resolve(game: Game, tie_break: Any) -> Game:
         raise ServiceError("no-tie", "game {n} has no tie to resolve", field="game", n=game.number)
     _refuse_unless(game, Game.Status.PENDING_TIE)  # settled or voided since the page was read
     game.document = {**game.document, "tie_break": tie_break}
-    _settle(game.session, game)
+    _settle(game.night, game)
     if game.status == Game.Status.PENDING_TIE:
         raise ServiceError(
             "tie-still-open", "that does not settle the tie of game {n}", n=game.number
@@ -528,17 +528,15 @@ def game_resolve_tie(
 ) -> Game:
     """Settle a pending tie by a high-card draw's order or the next head card's colour (65-66)."""
     game = lock_game(game)
-    session = game.session
-    if (
-        done := once.replayed_game(idempotency_key, "tie-resolve", session_id=session.pk)
-    ) is not None:
+    night = game.night
+    if (done := once.replayed_game(idempotency_key, "tie-resolve", night_id=night.pk)) is not None:
         return done
     if (order is None) == (head_color is None):
         raise ServiceError("tie-break", "give either an order or a head colour", field="tie_break")
     tie_break = order if order is not None else {"head_color": head_color}
     game = _resolve(game, tie_break)
     audit(
-        actor=actor, action="tie-resolve", session=session, game=game,
+        actor=actor, action="tie-resolve", night=night, game=game,
         detail={"tie_break": tie_break}, key=idempotency_key,
     )  # fmt: skip
     return game
@@ -558,10 +556,8 @@ def game_void(
     (finished, its tie settled, voided by another phone) is refused, for the host to look again.
     """
     game = lock_game(game)
-    session = game.session
-    if (
-        done := once.replayed_game(idempotency_key, "game-void", session_id=session.pk)
-    ) is not None:
+    night = game.night
+    if (done := once.replayed_game(idempotency_key, "game-void", night_id=night.pk)) is not None:
         return done
     if game.status == Game.Status.VOIDED:
         raise ServiceError("voided-twice", "game {n} is already voided", n=game.number)
@@ -573,10 +569,10 @@ def game_void(
     # Dated before its reversals: the ledger audit tells them from earlier ones (an event taken
     # back, a result undone), which it already reversed.
     game.voided_at = timezone.now()
-    ledger.lines_reverse(session=session, lines=game.lines.standing())
+    ledger.lines_reverse(night=night, lines=game.lines.standing())
     game.status = Game.Status.VOIDED
     game.save(update_fields=["status", "voided_at"])
-    audit(actor=actor, action="game-void", session=session, game=game, key=idempotency_key)
+    audit(actor=actor, action="game-void", night=night, game=game, key=idempotency_key)
     return game
 
 
@@ -602,9 +598,7 @@ def game_correct(
         )  # fmt: skip
     except RuleError:
         if (
-            done := once.replayed_game(
-                idempotency_key, "game-correct", session_id=voided.session_id
-            )
+            done := once.replayed_game(idempotency_key, "game-correct", night_id=voided.night_id)
         ) is not None:
             return done
         raise
@@ -621,7 +615,7 @@ def _correct(
     idempotency_key: str | None,
 ) -> Game:
     voided = lock_game(voided)
-    session = voided.session
+    night = voided.night
     if voided.status != Game.Status.VOIDED:
         raise ServiceError("not-voided", "void game {n} before correcting it", n=voided.number)
     header = {k: voided.document[k] for k in voided.document if k in HEADER}
@@ -633,7 +627,7 @@ def _correct(
     if not fined and outcome is None:
         raise ServiceError("outcome-missing", "a corrected game needs its result")
     game = Game(
-        session=session,
+        night=night,
         number=voided.number,
         dealer_id=voided.dealer_id,
         seating=voided.seating,
@@ -656,7 +650,7 @@ def _correct(
     )
     players = _players(game)
     ledger.lines_write_many(
-        session=session,
+        night=night,
         game=game,
         players=players,
         lines=[
@@ -664,11 +658,11 @@ def _correct(
               for line in knock_dummy.event_lines(parsed, e)),
             *((None, line) for line in after),
         ],
-        at_table=session.pays_at_table,
+        at_table=night.pays_at_table,
     )  # fmt: skip
     audit_many(
         actor=actor,
-        session=session,
+        night=night,
         game=game,
         entries=[
             ("game-correct", {}, idempotency_key),

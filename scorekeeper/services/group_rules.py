@@ -14,17 +14,17 @@ from typing import Any
 
 from django.db import transaction
 
-from scorekeeper.models import Group, Membership, Player, Session, Transfer
+from scorekeeper.models import Group, Membership, Night, Player, Transfer
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.knock_dummy import STAKE_LEVELS
 from scorekeeper.rules.money import STAKE_MOST
 from scorekeeper.services import settle_up
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
+from scorekeeper.services.nights import point_value_check
 from scorekeeper.services.scoresheet import RULESETS, probe
-from scorekeeper.services.sessions import point_value_check
 
-CUSTOM = Session.StakeLevel.CUSTOM
+CUSTOM = Night.StakeLevel.CUSTOM
 FEWEST, HUB = Transfer.Mode.FEWEST, Transfer.Mode.HUB
 PROBE_NAMES = ["1", "2", "3", "4"]  # a table any score sheet can seat, to have its engine read
 PARTS = ("stakes", "close", *RULESETS)  # what `Group.usual` holds, each part on its own
@@ -37,7 +37,7 @@ class Stakes:
     """Knock Dummy's usual stakes: a level or custom rates (rule 69), the fine (rule 83) and
     the baht a point is worth."""
 
-    level: str = Session.StakeLevel.SIAN
+    level: str = Night.StakeLevel.SIAN
     rates: tuple[int, int, int] | None = None  # custom rates only: less, medium, more
     fine: int | None = None  # None: the medium rate
     point_value: Decimal = Decimal(1)
@@ -50,7 +50,7 @@ class Close:
     mode: str = FEWEST
     hub: int | None = None
     fee: Decimal = Decimal(0)
-    fee_per: str = Session.FeePer.GAME
+    fee_per: str = Night.FeePer.GAME
     fee_to: int | None = None  # None: the house
     rounding: int = 0
     rounding_by: int | None = None  # None: the night's biggest winner
@@ -74,7 +74,7 @@ class Close:
 
 @dataclass(frozen=True, slots=True)
 class Sheet:
-    """A score sheet's usual target and house rules, as a night stores them (Session.scoresheet),
+    """A score sheet's usual target and house rules, as a night stores them (Night.scoresheet),
     and what a point is worth (Gong Zhu alone is played for money)."""
 
     house: dict[str, Any]
@@ -150,7 +150,7 @@ def part_checked(part: str, stored: Any, players: list[Player]) -> dict[str, Any
 
 
 def _stakes_stored(stakes: Stakes) -> dict[str, Any]:
-    """Check the stakes as opening a night does (services.sessions.session_open); as stored."""
+    """Check the stakes as opening a night does (services.nights.night_open); as stored."""
     if stakes.level == CUSTOM:
         if stakes.rates is None:
             raise ServiceError("stakes-missing", "give the three rates", field="less")
@@ -264,7 +264,7 @@ def _sheet_stored(ruleset: str, sheet: Sheet) -> dict[str, Any]:
         raise ServiceError("scoresheet-ruleset", "unknown score sheet {name}", field="ruleset",
                            name=ruleset)  # fmt: skip
     _check_point_value(sheet.point_value)
-    if ruleset == Session.Ruleset.DUMMY_POINTS and sheet.point_value:
+    if ruleset == Night.Ruleset.DUMMY_POINTS and sheet.point_value:
         raise ServiceError(
             "scoresheet-money", "classic Dummy keeps score only: it has no point value",
             field="point_value",

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from scorekeeper.models import Event, Game, LedgerLine, Membership, Session, Standing
+from scorekeeper.models import Event, Game, LedgerLine, Membership, Night, Standing
 from scorekeeper.rules import knock_dummy
 from scorekeeper.services import settle_up
 
@@ -31,7 +31,7 @@ def deltas(lines: Iterable[LedgerLine]) -> dict[int, Delta]:
     return {p: Delta(net[p], settled[p]) for p in net.keys() | settled.keys()}
 
 
-def standings_add(session: Session, deltas: Mapping[int, Delta]) -> None:
+def standings_add(night: Night, deltas: Mapping[int, Delta]) -> None:
     """Add each player's delta to their running totals, in one UPDATE however many players;
     refuse totals past what the ledger holds.
 
@@ -44,16 +44,17 @@ def standings_add(session: Session, deltas: Mapping[int, Delta]) -> None:
     if not changed:
         return
     whens = " ".join(["WHEN %s THEN %s"] * len(changed))
+    night_column = Standing._meta.get_field("night").column  # as the model names it
     sql = (
         f"UPDATE {Standing._meta.db_table}"
         f" SET net = net + CASE player_id {whens} ELSE 0 END,"
         f" settled = settled + CASE player_id {whens} ELSE 0 END"
-        f" WHERE session_id = %s AND player_id IN ({', '.join(['%s'] * len(changed))})"
+        f" WHERE {night_column} = %s AND player_id IN ({', '.join(['%s'] * len(changed))})"
     )
     params = [
         *(v for p, d in changed.items() for v in (p, d.net)),
         *(v for p, d in changed.items() for v in (p, d.settled)),
-        session.pk,
+        night.pk,
         *changed,
     ]
     # RETURNING gives the totals just written, so the bound of what the ledger holds is checked
@@ -61,16 +62,16 @@ def standings_add(session: Session, deltas: Mapping[int, Delta]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"{sql} RETURNING player_id, net", params)
         nets = dict(cursor.fetchall())
-    settle_up.ledger_check(session, nets)
+    settle_up.ledger_check(night, nets)
 
 
-def _apply(session: Session, lines: list[LedgerLine]) -> None:
-    standings_add(session, deltas(lines))
+def _apply(night: Night, lines: list[LedgerLine]) -> None:
+    standings_add(night, deltas(lines))
 
 
 def lines_write(
     *,
-    session: Session,
+    night: Night,
     lines: Iterable[knock_dummy.Line],
     players: Mapping[str, int],
     game: Game | None = None,
@@ -78,14 +79,14 @@ def lines_write(
 ) -> list[LedgerLine]:
     """Store the engine's lines (`players`: their names to player ids); update the standings."""
     return lines_write_many(
-        session=session, game=game, players=players, lines=[(event, line) for line in lines],
-        at_table=session.pays_at_table,
+        night=night, game=game, players=players, lines=[(event, line) for line in lines],
+        at_table=night.pays_at_table,
     )  # fmt: skip
 
 
 def lines_write_many(
     *,
-    session: Session,
+    night: Night,
     game: Game | None,
     lines: Iterable[tuple[Event | None, knock_dummy.Line]],
     players: Mapping[str, int],
@@ -96,7 +97,7 @@ def lines_write_many(
     handed over at once (rule 80), a payment beside it in the same INSERT."""
     new = [
         LedgerLine(
-            session=session,
+            night=night,
             game=game,
             event=event,
             payer_id=players[line.payer],
@@ -110,21 +111,21 @@ def lines_write_many(
         for event, line in lines
     ]
     if at_table:
-        new += table_payments(session=session, lines=new)
+        new += table_payments(night=night, lines=new)
     LedgerLine.objects.bulk_create(new)
-    _apply(session, new)
+    _apply(night, new)
     return new
 
 
 def table_payments(
-    *, session: Session, lines: Iterable[LedgerLine], by: Membership | None = None
+    *, night: Night, lines: Iterable[LedgerLine], by: Membership | None = None
 ) -> list[LedgerLine]:
     """The payments of lines handed over at the table (unsaved): each the same payer, payee and
     amount, owned by the same game and event, so they leave the settle-up and a void, an undo or
     an event taken back reverses them with their lines."""
     return [
         LedgerLine(
-            session=session,
+            night=night,
             game_id=line.game_id,
             event_id=line.event_id,
             payer_id=line.payer_id,
@@ -139,20 +140,20 @@ def table_payments(
 
 
 def table_payment_write(
-    *, session: Session, lines: Iterable[LedgerLine], by: Membership | None
+    *, night: Night, lines: Iterable[LedgerLine], by: Membership | None
 ) -> list[LedgerLine]:
     """Hand the lines over at the table: their payments in one INSERT, the standings after."""
-    new = table_payments(session=session, lines=lines, by=by)
+    new = table_payments(night=night, lines=lines, by=by)
     LedgerLine.objects.bulk_create(new)
-    _apply(session, new)
+    _apply(night, new)
     return new
 
 
-def lines_reverse(*, session: Session, lines: Iterable[LedgerLine]) -> list[LedgerLine]:
+def lines_reverse(*, night: Night, lines: Iterable[LedgerLine]) -> list[LedgerLine]:
     """Write a visible reversal of each line: the same amount, payer and payee swapped."""
     new = [
         LedgerLine(
-            session=session,
+            night=night,
             game_id=line.game_id,
             event_id=line.event_id,
             transfer_id=line.transfer_id,
@@ -168,5 +169,5 @@ def lines_reverse(*, session: Session, lines: Iterable[LedgerLine]) -> list[Ledg
         for line in lines
     ]
     LedgerLine.objects.bulk_create(new)
-    _apply(session, new)
+    _apply(night, new)
     return new

@@ -1,4 +1,4 @@
-"""The ledger audit: a session's ledger checked from scratch against the rules.
+"""The ledger audit: a night's ledger checked from scratch against the rules.
 
 What is stored is trusted for nothing. Every game is settled again from its stored document and
 events; its lines must be exactly those, each owned by the game or the event that made it. A
@@ -13,7 +13,7 @@ The debts the night carried to next time are checked too (services/debts_audit.p
 from collections import Counter
 from typing import Any
 
-from scorekeeper.models import Game, LedgerLine, Player, Session, Standing
+from scorekeeper.models import Game, LedgerLine, Night, Player, Standing
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules import settle_up as rules
 from scorekeeper.rules.errors import RuleError, TieUnresolved
@@ -29,31 +29,31 @@ OPEN = (Game.Status.IN_PLAY, Game.Status.PENDING_TIE)
 type LineKey = tuple[int | None, str, str, int, str, str, str, str | None]
 
 
-def session_audit(session: Session) -> list[str]:
-    """Check the session's ledger from scratch; return every problem found, first things first."""
-    session = Session.objects.get(pk=session.pk)  # as stored now, whatever the caller holds
+def night_audit(night: Night) -> list[str]:
+    """Check the night's ledger from scratch; return every problem found, first things first."""
+    night = Night.objects.get(pk=night.pk)  # as stored now, whatever the caller holds
     lines = list(
-        LedgerLine.objects.for_session(session).select_related(
+        LedgerLine.objects.for_night(night).select_related(
             "payer", "payee", "instead_of", "event", "transfer"
         )
     )
-    games = list(session.games.prefetch_related("events"))
-    problems = _owners(lines, games) + _reversals(lines) + night_debts_audit(session)
-    if session.is_scoresheet:
-        problems += _scoresheet(session, lines, games)
-        if not settle_up.for_money(session):
-            return problems + _settle_up(session, {}, [])
-        state = scoresheet.scoresheet_state(session)
-        return problems + _settle_up(session, state.money, state.players)
-    problems += _statuses(session, games)
+    games = list(night.games.prefetch_related("events"))
+    problems = _owners(lines, games) + _reversals(lines) + night_debts_audit(night)
+    if night.is_scoresheet:
+        problems += _scoresheet(night, lines, games)
+        if not settle_up.for_money(night):
+            return problems + _settle_up(night, {}, [])
+        state = scoresheet.scoresheet_state(night)
+        return problems + _settle_up(night, state.money, state.players)
+    problems += _statuses(night, games)
     by_game: dict[int, list[LedgerLine]] = {}
     for line in lines:
         if line.game_id is not None:
             by_game.setdefault(line.game_id, []).append(line)
-    names = {p.pk: p.name for p in Player.objects.filter(group_id=session.group_id)}
+    names = {p.pk: p.name for p in Player.objects.filter(group_id=night.group_id)}
     for game in games:
         problems += _game(game, by_game.get(game.pk, []), names)
-    return problems + _transfers(session, lines) + _standings(session, deltas(lines))
+    return problems + _transfers(night, lines) + _standings(night, deltas(lines))
 
 
 def _owners(lines: list[LedgerLine], games: list[Game]) -> list[str]:
@@ -64,7 +64,7 @@ def _owners(lines: list[LedgerLine], games: list[Game]) -> list[str]:
         if line.game_id is None and line.transfer_id is None:
             problems.append(f"line {line.pk} belongs to no game, event or transfer")
         elif line.game_id is not None and line.game_id not in ids:
-            problems.append(f"line {line.pk} names a game of another session")
+            problems.append(f"line {line.pk} names a game of another night")
         elif line.event is not None and line.event.game_id != line.game_id:
             problems.append(f"line {line.pk} names an event of another game")
         elif line.item == LedgerLine.PAYMENT and line.transfer_id is None and not line.game_id:
@@ -83,7 +83,7 @@ def _reversals(lines: list[LedgerLine]) -> list[str]:
             continue
         original = by_id.get(line.reverses_id)
         if original is None:
-            problems.append(f"line {line.pk} reverses a line of another session")
+            problems.append(f"line {line.pk} reverses a line of another night")
         elif original.reverses_id is not None:
             problems.append(f"line {line.pk} reverses a reversal (line {original.pk})")
         elif reversed_ids[original.pk] > 1:
@@ -105,9 +105,9 @@ def _mirror(line: LedgerLine) -> tuple[Any, ...]:
     return (game, event, transfer, payee, payer, *rest)
 
 
-def _statuses(session: Session, games: list[Game]) -> list[str]:
+def _statuses(night: Night, games: list[Game]) -> list[str]:
     problems = []
-    if not session.is_open:
+    if not night.is_open:
         problems += [
             f"game {g.number} is {g.status} in a closed night" for g in games if g.status in OPEN
         ]
@@ -202,28 +202,28 @@ def _game(game: Game, lines: list[LedgerLine], names: dict[int, str]) -> list[st
     return []
 
 
-def _transfers(session: Session, lines: list[LedgerLine]) -> list[str]:
+def _transfers(night: Night, lines: list[LedgerLine]) -> list[str]:
     """A Knock Dummy night's settle-up: what the games made each player win or lose, less what
     was handed over at the table, is what the transfers settle (`_settle_up`)."""
     at_table = [line for line in lines if line.item == LedgerLine.PAYMENT and not line.transfer_id]
     handed = {p: d.settled for p, d in deltas(at_table).items()}
     nets = {p: d.net + handed.get(p, 0) for p, d in deltas(lines).items()}
-    # As the close orders them (sessions.session_close): by name, sorted here, not by the database.
-    players = sorted(Player.objects.filter(standings__session=session), key=lambda p: p.name)
-    return _settle_up(session, {p.name: nets.get(p.pk, 0) for p in players}, players)
+    # As the close orders them (nights.night_close): by name, sorted here, not by the database.
+    players = sorted(Player.objects.filter(standings__night=night), key=lambda p: p.name)
+    return _settle_up(night, {p.name: nets.get(p.pk, 0) for p in players}, players)
 
 
-def _settle_up(session: Session, points: dict[str, int], players: list[Player]) -> list[str]:
+def _settle_up(night: Night, points: dict[str, int], players: list[Player]) -> list[str]:
     """A closed night's fee and rounding lines are exactly a fresh settle-up's, and its transfers
     settle every player (and the house) exactly, in baht; an open night has neither."""
-    transfers = list(session.transfers.select_related("payer", "payee"))
-    written = settle_up.written(session)
-    if session.is_open or not settle_up.for_money(session):
-        what = "an open night" if session.is_open else "a night for no money"
+    transfers = list(night.transfers.select_related("payer", "payee"))
+    written = settle_up.written(night)
+    if night.is_open or not settle_up.for_money(night):
+        what = "an open night" if night.is_open else "a night for no money"
         problems = [f"{what} has transfers"] if transfers else []
         return problems + ([f"{what} has fee or rounding lines"] if written else [])
-    money = settle_up.night_money(session, points, players)
-    fresh = settle_up.plan(money, settle_up.Choices.of(session))
+    money = settle_up.night_money(night, points, players)
+    fresh = settle_up.plan(money, settle_up.Choices.of(night))
     problems = []
     if Counter(written) != Counter(fresh.lines):
         problems.append("the fee and rounding lines differ from a fresh settle-up")
@@ -237,9 +237,9 @@ def _settle_up(session: Session, points: dict[str, int], players: list[Player]) 
     return problems
 
 
-def _standings(session: Session, replay: dict[int, Delta]) -> list[str]:
+def _standings(night: Night, replay: dict[int, Delta]) -> list[str]:
     problems = []
-    for standing in Standing.objects.filter(session=session).select_related("player"):
+    for standing in Standing.objects.filter(night=night).select_related("player"):
         want = replay.get(standing.player_id, Delta())
         if (standing.net, standing.settled) != (want.net, want.settled):
             problems.append(
@@ -249,7 +249,7 @@ def _standings(session: Session, replay: dict[int, Delta]) -> list[str]:
     return problems
 
 
-def _scoresheet(session: Session, lines: list[LedgerLine], games: list[Game]) -> list[str]:
+def _scoresheet(night: Night, lines: list[LedgerLine], games: list[Game]) -> list[str]:
     """A score sheet: totals add up the standing hands, settled replays the payments (only)."""
     problems = [
         f"line {line.pk} is a {line.item} line: a score sheet records payments only"
@@ -273,7 +273,7 @@ def _scoresheet(session: Session, lines: list[LedgerLine], games: list[Game]) ->
         if fresh != scores:
             problems.append(f"hand {game.number}: stored scores differ from a fresh scoring")
     replay = deltas(lines)
-    for standing in Standing.objects.filter(session=session).select_related("player"):
+    for standing in Standing.objects.filter(night=night).select_related("player"):
         paid = replay.get(standing.player_id, Delta()).settled
         if (standing.net, standing.settled) != (want[standing.player_id], paid):
             problems.append(

@@ -6,7 +6,7 @@ goes on it: the key and the write are stored in one row, in one transaction.
 
 import hashlib
 
-from scorekeeper.models import AuditEntry, Game, Session
+from scorekeeper.models import AuditEntry, Game, Night
 from scorekeeper.services.errors import ServiceError
 
 KEY_LENGTH = 64  # AuditEntry.key
@@ -26,20 +26,20 @@ def stored(key: str | None) -> str | None:
 
 
 def replayed(
-    key: str | None, action: str, *, session_id: int | None = None, group_id: int | None = None
+    key: str | None, action: str, *, night_id: int | None = None, group_id: int | None = None
 ) -> AuditEntry | None:
-    """Return the audit entry of the write made with this key in this session (or, for a write
+    """Return the audit entry of the write made with this key in this night (or, for a write
     that opens one, this group), if it already happened. A key counts only where it was sent: the
     same key from another group is another form.
 
-    Call it after taking the session's lock, so that two copies of one request are in turn: before
+    Call it after taking the night's lock, so that two copies of one request are in turn: before
     the write, or, where a second copy would be refused anyway (a game already finished), only
     when refusing it.
     """
     if not key:
         return None
-    where = {"session_id": session_id} if session_id is not None else {"group_id": group_id}
-    entries = AuditEntry.objects.select_related("game", "session")
+    where = {"night_id": night_id} if night_id is not None else {"group_id": group_id}
+    entries = AuditEntry.objects.select_related("game", "night")
     entry = entries.filter(key=stored(key), **where).first()
     if entry is None:
         return None
@@ -48,13 +48,13 @@ def replayed(
     return entry
 
 
-def replayed_game(key: str | None, action: str, *, session_id: int) -> Game | None:
+def replayed_game(key: str | None, action: str, *, night_id: int) -> Game | None:
     """Return the game the write with this key made or changed, if it already happened."""
-    entry = replayed(key, action, session_id=session_id)
+    entry = replayed(key, action, night_id=night_id)
     return entry.game if entry is not None else None
 
 
-def replayed_session(key: str | None, action: str, *, group_id: int) -> Session | None:
-    """Return the session the write with this key opened, if it already happened."""
+def replayed_night(key: str | None, action: str, *, group_id: int) -> Night | None:
+    """Return the night the write with this key opened, if it already happened."""
     entry = replayed(key, action, group_id=group_id)
-    return entry.session if entry is not None else None
+    return entry.night if entry is not None else None

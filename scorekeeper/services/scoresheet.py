@@ -1,10 +1,10 @@
 """Classic Dummy to 500 and Gong Zhu: score sheets to a target (docs/rules/other-games.md).
 
-A score-sheet session keeps no ledger of debts: each hand is a Game whose `document` is the
+A score-sheet night keeps no ledger of debts: each hand is a Game whose `document` is the
 engine's deal (players, house, what happened) and whose `scores` are what the engine made of it;
-Standing.net is the running total, kept in step in the same transaction. The session's
+Standing.net is the running total, kept in step in the same transaction. The night's
 `scoresheet` holds the house options and the target as the documents write them. Only Gong Zhu is
-played for money, settled when the session closes.
+played for money, settled when the night closes.
 
 The deal goes round the table one seat at a time, from the first dealer on, in seat order. In
 classic Dummy a fool discard (ทิ้งโง่) turns the next deal the other way round (the engine's
@@ -22,39 +22,39 @@ from django.db.models import BigIntegerField, Count, OuterRef, Q, Subquery, Wind
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from scorekeeper.models import Game, Group, Membership, Player, Seat, Session, Standing, Transfer
+from scorekeeper.models import Game, Group, Membership, Night, Player, Seat, Standing, Transfer
 from scorekeeper.rules import dummy_points, gong_zhu
 from scorekeeper.rules import scoresheet as scoresheet_rules
 from scorekeeper.rules.hand import ENGINES, hand_result
 from scorekeeper.services import ledger, once, settle_up
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.sessions import (
+from scorekeeper.services.nights import (
     lock_open,
     next_game_number,
     player_create,
     point_value_check,
 )
 
-DUMMY, GONG_ZHU = Session.Ruleset.DUMMY_POINTS, Session.Ruleset.GONG_ZHU
+DUMMY, GONG_ZHU = Night.Ruleset.DUMMY_POINTS, Night.Ruleset.GONG_ZHU
 RULESETS = (DUMMY, GONG_ZHU)
 PLAYERS: dict[str, tuple[int, int]] = {
     DUMMY: (dummy_points.MIN_PLAYERS, dummy_points.MAX_PLAYERS),
     GONG_ZHU: (3, 4),
 }
-# What a hand adds to the session's header (rules, players, house) to make the engine's deal.
+# What a hand adds to the night's header (rules, players, house) to make the engine's deal.
 HAND_FIELDS: dict[str, set[str]] = {
     DUMMY: {"counts", "knock", "fool", "head"},
     GONG_ZHU: {"captured"},
 }
-# Every card to one player: a deal that is valid at any table, to check a session's settings.
+# Every card to one player: a deal that is valid at any table, to check a night's settings.
 BIG_SHUAN = [str(card) for card in gong_zhu.Card]
 FOOL = Q(document__has_key="fool") & ~Q(document__fool=None)  # classic Dummy: it turns the deal
 
 
 @dataclass(frozen=True)
 class ScoresheetState:
-    """Where a score-sheet session stands: each seated player's total and, once over, who won."""
+    """Where a score-sheet night stands: each seated player's total and, once over, who won."""
 
     players: list[Player]  # in seat order
     totals: dict[str, int]
@@ -66,26 +66,26 @@ class ScoresheetState:
     costs: dict[str, Decimal]  # what the night's shared costs make each owed (+) or owe (−)
 
 
-def scoresheet_state(session: Session) -> ScoresheetState:
-    """Return the standings of a score-sheet session as its engine reads the running totals.
+def scoresheet_state(night: Night) -> ScoresheetState:
+    """Return the standings of a score-sheet night as its engine reads the running totals.
 
     One statement however long the match: the seats with each player's Standing, which every
     hand and void keeps in step.
     """
-    net = Standing.objects.filter(session=session, player=OuterRef("player_id")).order_by()
+    net = Standing.objects.filter(night=night, player=OuterRef("player_id")).order_by()
     seats = list(
-        session.seats.current()
+        night.seats.current()
         .select_related("player")
         .annotate(
             total=Coalesce(Subquery(net.values("net")), 0, output_field=BigIntegerField()),
-            **settle_up.cost_annotations(session),
+            **settle_up.cost_annotations(night),
         )
     )
     players = [s.player for s in seats]
     totals = {s.player.name: s.total for s in seats}
     costs = {s.player.name: settle_up.costs_of(s) for s in seats}
-    if session.ruleset == GONG_ZHU:
-        state = gong_zhu.standing(totals, _gong_zhu_target(session))
+    if night.ruleset == GONG_ZHU:
+        state = gong_zhu.standing(totals, _gong_zhu_target(night))
         return ScoresheetState(
             players,
             totals,
@@ -96,31 +96,31 @@ def scoresheet_state(session: Session) -> ScoresheetState:
             gong_zhu.pairwise(totals),
             costs,
         )
-    dummy = dummy_points.standing(totals, int(session.scoresheet["target"]))
+    dummy = dummy_points.standing(totals, int(night.scoresheet["target"]))
     return ScoresheetState(players, totals, dummy.ended, dummy.winners, (), {}, (), costs)
 
 
-def _gong_zhu_target(session: Session) -> gong_zhu.Target:
-    target = session.scoresheet["target"]
+def _gong_zhu_target(night: Night) -> gong_zhu.Target:
+    target = night.scoresheet["target"]
     return gong_zhu.Target(int(target["points"]), gong_zhu.Direction(target["direction"]))
 
 
-def hand_document(session: Session, players: Sequence[str], hand: dict[str, Any]) -> dict[str, Any]:
-    """Return the engine's deal for `hand`: the session's rules and house, these players."""
-    unknown = sorted(set(hand) - HAND_FIELDS[session.ruleset])
+def hand_document(night: Night, players: Sequence[str], hand: dict[str, Any]) -> dict[str, Any]:
+    """Return the engine's deal for `hand`: the night's rules and house, these players."""
+    unknown = sorted(set(hand) - HAND_FIELDS[night.ruleset])
     if unknown:
         raise ServiceError(
             "hand-field", "{name} is not part of a hand", field="hand", name=unknown[0]
         )
     return {
-        "rules": session.ruleset,
+        "rules": night.ruleset,
         "players": list(players),
-        "house": session.scoresheet["house"],
+        "house": night.scoresheet["house"],
         **hand,
     }
 
 
-# -- opening a session ---------------------------------------------------------------------------
+# -- opening a night ---------------------------------------------------------------------------
 
 
 def probe(ruleset: str, names: list[str], scoresheet: dict[str, Any]) -> None:
@@ -147,7 +147,7 @@ def scoresheet_open(
     first_dealer: Player | int | None = None,
     actor: Membership | None = None,
     idempotency_key: str | None = None,
-) -> Session:
+) -> Night:
     """Open a score sheet of classic Dummy (2-4 players) or Gong Zhu (3-4), players in seat order.
 
     `house` and `target` are written as the game's document writes them: classic Dummy's target
@@ -156,7 +156,7 @@ def scoresheet_open(
     """
     Group.objects.select_for_update().get(pk=group.pk)  # two taps on "open" wait for each other
     if (
-        done := once.replayed_session(idempotency_key, "scoresheet-open", group_id=group.pk)
+        done := once.replayed_night(idempotency_key, "scoresheet-open", group_id=group.pk)
     ) is not None:
         return done
     if ruleset not in RULESETS:
@@ -190,10 +190,10 @@ def scoresheet_open(
         dealer = seated[first_dealer] if 0 <= first_dealer < len(seated) else None
     if dealer not in seated:
         raise ServiceError("dealer", "the dealer must be at the table", field="first_dealer")
-    session = Session.objects.create(
+    night = Night.objects.create(
         group=group,
         ruleset=ruleset,
-        stake_level=Session.StakeLevel.NONE,
+        stake_level=Night.StakeLevel.NONE,
         stake_less=0,
         stake_medium=0,
         stake_more=0,
@@ -203,18 +203,18 @@ def scoresheet_open(
         scoresheet=scoresheet,
     )
     Seat.objects.bulk_create(
-        Seat(session=session, player=p, position=i, since_game=1) for i, p in enumerate(seated)
+        Seat(night=night, player=p, position=i, since_game=1) for i, p in enumerate(seated)
     )
-    Standing.objects.bulk_create(Standing(session=session, player=p) for p in seated)
-    audit(actor=actor, action="scoresheet-open", session=session, detail={"ruleset": ruleset},
+    Standing.objects.bulk_create(Standing(night=night, player=p) for p in seated)
+    audit(actor=actor, action="scoresheet-open", night=night, detail={"ruleset": ruleset},
           key=idempotency_key)  # fmt: skip
-    return session
+    return night
 
 
 # -- the deal going round ------------------------------------------------------------------------
 
 
-def next_deal(session: Session, players: Sequence[Player]) -> tuple[Player, int]:
+def next_deal(night: Night, players: Sequence[Player]) -> tuple[Player, int]:
     """Return who deals the next hand and which way the deal goes round (1, or −1 once turned).
 
     The dealer is the seat after the last hand's dealer among `players` (the seats, in order),
@@ -222,26 +222,26 @@ def next_deal(session: Session, players: Sequence[Player]) -> tuple[Player, int]
     read, with the fool discards up to it counted by the database.
     """
     last = (
-        session.games.counted()
+        night.games.counted()
         .annotate(fools=Window(Count("pk", filter=FOOL)))
         .order_by("-number")
         .values("dealer_id", "fools")
         .first()
     )
     seats = [p.pk for p in players]
-    first = session.first_dealer_id
-    turned = last is not None and session.ruleset == DUMMY and last["fools"] % 2 == 1
+    first = night.first_dealer_id
+    turned = last is not None and night.ruleset == DUMMY and last["fools"] % 2 == 1
     dealer, step = scoresheet_rules.next_deal(
         seats, last and last["dealer_id"], first, turned=turned
     )
     if dealer not in seats:  # the first dealer left the table before the first hand
-        return session.first_dealer, step
+        return night.first_dealer, step
     return players[seats.index(dealer)], step
 
 
-def next_dealer(session: Session) -> Player:
+def next_dealer(night: Night) -> Player:
     """Return who deals the next hand: the seat after the last hand's dealer, either way round."""
-    return next_deal(session, scoresheet_state(session).players)[0]
+    return next_deal(night, scoresheet_state(night).players)[0]
 
 
 # -- hands ---------------------------------------------------------------------------------------
@@ -252,8 +252,8 @@ def _turn_order(players: Sequence[Player], dealer: Player, step: int) -> list[Pl
     return [players[(at + step * i) % len(players)] for i in range(len(players))]
 
 
-def _match(session: Session, state: ScoresheetState) -> dict[str, Any]:
-    return {"totals": state.totals, "target": session.scoresheet["target"]}
+def _match(night: Night, state: ScoresheetState) -> dict[str, Any]:
+    return {"totals": state.totals, "target": night.scoresheet["target"]}
 
 
 def _refuse_after_the_end(state: ScoresheetState) -> None:
@@ -266,9 +266,9 @@ def _refuse_after_the_end(state: ScoresheetState) -> None:
         )
 
 
-def _refuse_recorded(session: Session, number: int) -> None:
-    game = session.games.filter(number=number).first()
-    last = session.audit.filter(game=game).select_related("membership").first() if game else None
+def _refuse_recorded(night: Night, number: int) -> None:
+    game = night.games.filter(number=number).first()
+    last = night.audit.filter(game=game).select_related("membership").first() if game else None
     raise ServiceError(
         "hand-recorded",
         "hand {n} was already recorded by {who} at {at}",
@@ -280,25 +280,25 @@ def _refuse_recorded(session: Session, number: int) -> None:
 
 
 def hand_preview(
-    *, session: Session, hand: dict[str, Any], state: ScoresheetState | None = None
+    *, night: Night, hand: dict[str, Any], state: ScoresheetState | None = None
 ) -> dict[str, Any]:
     """Score `hand` as the next hand of the match without writing anything: the engine's result.
 
-    `state` is the session's scoresheet_state when the caller has just read it. Raises RuleError
+    `state` is the night's scoresheet_state when the caller has just read it. Raises RuleError
     exactly as hand_record would.
     """
-    state = scoresheet_state(session) if state is None else state
+    state = scoresheet_state(night) if state is None else state
     _refuse_after_the_end(state)
-    dealer, step = next_deal(session, state.players)
+    dealer, step = next_deal(night, state.players)
     players = [p.name for p in _turn_order(state.players, dealer, step)]
-    document = hand_document(session, players, hand)
-    return hand_result({**document, "match": _match(session, state)})
+    document = hand_document(night, players, hand)
+    return hand_result({**document, "match": _match(night, state)})
 
 
 @transaction.atomic
 def hand_record(
     *,
-    session: Session,
+    night: Night,
     hand: dict[str, Any],
     number: int | None = None,
     actor: Membership | None = None,
@@ -308,26 +308,24 @@ def hand_record(
 
     `number`, the hand the form was opened for, refuses a second phone's entry of the same hand.
     """
-    session = lock_open(session)
-    if (
-        done := once.replayed_game(idempotency_key, "hand-record", session_id=session.pk)
-    ) is not None:
+    night = lock_open(night)
+    if (done := once.replayed_game(idempotency_key, "hand-record", night_id=night.pk)) is not None:
         return done
-    if not session.is_scoresheet:
-        raise ServiceError("not-scoresheet", "this session is not a score sheet", field="session")
-    if number is not None and number != next_game_number(session):
-        _refuse_recorded(session, number)
-    state = scoresheet_state(session)
+    if not night.is_scoresheet:
+        raise ServiceError("not-scoresheet", "this night is not a score sheet", field="night")
+    if number is not None and number != next_game_number(night):
+        _refuse_recorded(night, number)
+    state = scoresheet_state(night)
     _refuse_after_the_end(state)
-    dealer, step = next_deal(session, state.players)
+    dealer, step = next_deal(night, state.players)
     order = _turn_order(state.players, dealer, step)
-    document = hand_document(session, [p.name for p in order], hand)
-    result = hand_result({**document, "match": _match(session, state)})
+    document = hand_document(night, [p.name for p in order], hand)
+    result = hand_result({**document, "match": _match(night, state)})
     scores: dict[str, int] = result["scores"]
     now = timezone.now()
     game = Game.objects.create(
-        session=session,
-        number=next_game_number(session),
+        night=night,
+        number=next_game_number(night),
         dealer=dealer,
         seating=[p.pk for p in order],
         status=Game.Status.SETTLED,
@@ -336,20 +334,20 @@ def hand_record(
         started_at=now,
         finished_at=now,
     )
-    _add(session, game, sign=1)
-    audit(actor=actor, action="hand-record", session=session, game=game,
+    _add(night, game, sign=1)
+    audit(actor=actor, action="hand-record", night=night, game=game,
           detail={"scores": scores}, key=idempotency_key)  # fmt: skip
     return game
 
 
-def _add(session: Session, game: Game, *, sign: int) -> None:
+def _add(night: Night, game: Game, *, sign: int) -> None:
     """Add (sign 1) or take off (−1) a hand's scores, naming players as its document does."""
     scores = game.scores or {}
     deltas = {
         player_id: ledger.Delta(net=sign * scores.get(name, 0))
         for name, player_id in zip(game.document["players"], game.seating, strict=True)
     }
-    ledger.standings_add(session, deltas)
+    ledger.standings_add(night, deltas)
 
 
 @transaction.atomic
@@ -357,19 +355,19 @@ def hand_void(
     *, game: Game, actor: Membership | None = None, idempotency_key: str | None = None
 ) -> Game:
     """Void a hand: take its scores off the running totals; it stays on the sheet, struck out."""
-    session = lock_open(game.session)
+    night = lock_open(game.night)
     if (
-        done := once.replayed_game(idempotency_key, "hand-void", session_id=game.session_id)
+        done := once.replayed_game(idempotency_key, "hand-void", night_id=game.night_id)
     ) is not None:
         return done
     game = Game.objects.get(pk=game.pk)
     if game.status == Game.Status.VOIDED:
         raise ServiceError("voided-twice", "game {n} is already voided", n=game.number)
-    _add(session, game, sign=-1)
+    _add(night, game, sign=-1)
     game.status = Game.Status.VOIDED
     game.voided_at = timezone.now()
     game.save(update_fields=["status", "voided_at"])
-    audit(actor=actor, action="hand-void", session=session, game=game, key=idempotency_key)
+    audit(actor=actor, action="hand-void", night=night, game=game, key=idempotency_key)
     return game
 
 
@@ -379,30 +377,30 @@ def hand_void(
 @transaction.atomic
 def scoresheet_close(
     *,
-    session: Session,
+    night: Night,
     choices: settle_up.Choices | None = None,
     actor: Membership | None = None,
 ) -> list[Transfer]:
-    """Close a score-sheet session; for Gong Zhu played for money, store the transfers to pay,
+    """Close a score-sheet night; for Gong Zhu played for money, store the transfers to pay,
     in baht as the host chose (settle_up.Choices). Classic Dummy, and Gong Zhu for no money,
     close with nothing to pay.
 
     The host may close before the target is reached: the money is then settled on the totals as
-    they stand. Payments are marked with sessions.payment_record.
+    they stand. Payments are marked with nights.payment_record.
     """
-    session = lock_open(session)
-    if not session.is_scoresheet:
-        raise ServiceError("not-scoresheet", "this session is not a score sheet", field="session")
+    night = lock_open(night)
+    if not night.is_scoresheet:
+        raise ServiceError("not-scoresheet", "this night is not a score sheet", field="night")
     rows: list[Transfer] = []
-    if settle_up.for_money(session):
-        state, choices = scoresheet_state(session), choices or settle_up.Choices()
+    if settle_up.for_money(night):
+        state, choices = scoresheet_state(night), choices or settle_up.Choices()
         money = settle_up.night_money(
-            session, state.money, state.players, costs=state.costs,
+            night, state.money, state.players, costs=state.costs,
             games=settle_up.needs_games(choices),
         )  # fmt: skip
-        rows = settle_up.write(session, money, choices, actor)
-    session.closed_at = timezone.now()
-    session.save(update_fields=["closed_at", *settle_up.CHOSEN])
-    audit(actor=actor, action="session-close", session=session,
+        rows = settle_up.write(night, money, choices, actor)
+    night.closed_at = timezone.now()
+    night.save(update_fields=["closed_at", *settle_up.CHOSEN])
+    audit(actor=actor, action="session-close", night=night,
           detail={"transfers": len(rows)})  # fmt: skip
     return rows

@@ -14,8 +14,8 @@ from scorekeeper.models import (
     LedgerLine,
     Membership,
     MoneyLine,
+    Night,
     Player,
-    Session,
     Standing,
     Transfer,
 )
@@ -31,17 +31,17 @@ class Choices:
     mode: str = Transfer.Mode.FEWEST
     hub: Player | None = None
     fee: Decimal = Decimal(0)
-    fee_per: str = Session.FeePer.GAME
+    fee_per: str = Night.FeePer.GAME
     fee_to: Player | None = None  # None: the house
     rounding: int = 0
     rounding_by: Player | None = None  # None: the night's biggest winner
 
     @classmethod
-    def of(cls, session: Session) -> "Choices":
+    def of(cls, night: Night) -> "Choices":
         """The choices a closed night was closed with (the hub is its transfers')."""
         return cls(
-            fee=session.fee, fee_per=session.fee_per, fee_to=session.fee_to,
-            rounding=session.rounding, rounding_by=session.rounding_by,
+            fee=night.fee, fee_per=night.fee_per, fee_to=night.fee_to,
+            rounding=night.rounding, rounding_by=night.rounding_by,
         )  # fmt: skip
 
 
@@ -70,7 +70,7 @@ CHOSEN = ["fee", "fee_per", "fee_to", "rounding", "rounding_by", "nets_reading"]
 
 
 def night_money(
-    session: Session,
+    night: Night,
     points: dict[str, int],
     players: Sequence[Player],
     *,
@@ -83,17 +83,17 @@ def night_money(
     return NightMoney(
         players=list(players),
         points=points,
-        rate=session.point_value,
-        games=_game_nets(session, players) if games else [],
-        costs=rules.nets(_lines(session, MoneyLine.Item.COST)) if costs is None else costs,
+        rate=night.point_value,
+        games=_game_nets(night, players) if games else [],
+        costs=rules.nets(_lines(night, MoneyLine.Item.COST)) if costs is None else costs,
     )
 
 
-def cost_annotations(session: Session, player: str = "player") -> dict[str, Any]:
+def cost_annotations(night: Night, player: str = "player") -> dict[str, Any]:
     """Annotations of a query of the night's players (`player`: the field naming each) with
     what standing shared costs make them owe (`costs_owed`) and be owed (`costs_due`), so a
     page reads them with its players, in the same statement (`costs_of` sums them up)."""
-    lines = MoneyLine.objects.standing().filter(session=session, item=MoneyLine.Item.COST)
+    lines = MoneyLine.objects.standing().filter(night=night, item=MoneyLine.Item.COST)
     owed = lines.filter(payer=OuterRef(player)).values("payer").annotate(total=Sum("baht"))
     due = lines.filter(payee=OuterRef(player)).values("payee").annotate(total=Sum("baht"))
     money = DecimalField(max_digits=12, decimal_places=2)
@@ -110,7 +110,7 @@ def costs_of(row: Any) -> Decimal:
 
 def needs_games(choices: Choices) -> bool:
     """Whether the settle-up needs each game's nets: for a table fee per game."""
-    return bool(choices.fee) and choices.fee_per == Session.FeePer.GAME
+    return bool(choices.fee) and choices.fee_per == Night.FeePer.GAME
 
 
 def plan(money: NightMoney, choices: Choices) -> Plan:
@@ -141,7 +141,7 @@ def check(choices: Choices, players: Sequence[Player]) -> None:
             raise ServiceError("not-seated", "{name} is not at this table", field=name, name=who)
     if choices.rounding not in rules.STEPS:
         raise ServiceError("rounding", "round to 1, 5, 10 or 20 baht, or not at all")
-    if choices.fee_per not in Session.FeePer.values:
+    if choices.fee_per not in Night.FeePer.values:
         raise ServiceError("fee-per", "a table fee is per game or per night", field="fee_per")
     if choices.fee < 0 or choices.fee != choices.fee.quantize(Decimal("0.01")):
         raise ServiceError("fee", "a table fee is 0 baht or more, to the satang", field="fee")
@@ -152,13 +152,13 @@ def check(choices: Choices, players: Sequence[Player]) -> None:
 
 
 def write(
-    session: Session,
+    night: Night,
     money: NightMoney,
     choices: Choices,
     actor: Membership | None,
 ) -> list[Transfer]:
     """At the close: store the fee and rounding lines and the transfers; set the choices on
-    `session`, for the caller to save with its closing."""
+    `night`, for the caller to save with its closing."""
     check(choices, money.players)
     settled = plan(money, choices)
     for who, amount in [*settled.held.items(), *((t.payer, t.baht) for t in settled.payments)]:
@@ -167,8 +167,8 @@ def write(
     by_name = {p.name: p for p in money.players}
     MoneyLine.objects.bulk_create(
         MoneyLine(
-            group_id=session.group_id,
-            session=session,
+            group_id=night.group_id,
+            night=night,
             payer=by_name[line.payer],
             payee=by_name.get(line.payee),
             baht=line.baht,
@@ -178,13 +178,13 @@ def write(
         )  # fmt: skip
         for line in settled.lines
     )
-    session.fee, session.fee_per, session.fee_to = choices.fee, choices.fee_per, choices.fee_to
-    session.rounding = choices.rounding
-    session.nets_reading = Session.NetsReading.STANDING  # the fee went by the standing nets
-    session.rounding_by = by_name[settled.carrier] if choices.rounding and settled.carrier else None
+    night.fee, night.fee_per, night.fee_to = choices.fee, choices.fee_per, choices.fee_to
+    night.rounding = choices.rounding
+    night.nets_reading = Night.NetsReading.STANDING  # the fee went by the standing nets
+    night.rounding_by = by_name[settled.carrier] if choices.rounding and settled.carrier else None
     return Transfer.objects.bulk_create(
         Transfer(
-            session=session,
+            night=night,
             payer=by_name[t.payer],
             payee=by_name.get(t.payee),
             baht=t.baht,
@@ -194,17 +194,17 @@ def write(
     )
 
 
-def ledger_check(session: Session, nets: Mapping[int, int] | None = None) -> None:
+def ledger_check(night: Night, nets: Mapping[int, int] | None = None) -> None:
     """Refuse a write that takes a player's total past what the ledger holds (rules.settle_up:
     `past_ledger`), for the caller's transaction to roll back. `nets`: the running totals a
     game or hand just changed, which spare reading the night while they are far from it."""
-    rate = session.point_value
+    rate = night.point_value
     if nets is not None and (
         not rate or baht(max(map(abs, nets.values()), default=0), rate) <= LEDGER_MOST / 2
     ):
         return  # far from it: the costs may hold the other half
-    standings = Standing.objects.filter(session=session).values_list("player__name", "net")
-    who = rules.past_ledger(dict(standings), rate, rules.nets(_lines(session, MoneyLine.Item.COST)))
+    standings = Standing.objects.filter(night=night).values_list("player__name", "net")
+    who = rules.past_ledger(dict(standings), rate, rules.nets(_lines(night, MoneyLine.Item.COST)))
     if who is not None:
         raise _past_ledger(who)
 
@@ -216,8 +216,8 @@ def _past_ledger(who: str) -> ServiceError:
     )  # fmt: skip
 
 
-def _lines(session: Session, *items: str) -> list[rules.Line]:
-    lines = MoneyLine.objects.standing().filter(session=session, item__in=items)
+def _lines(night: Night, *items: str) -> list[rules.Line]:
+    lines = MoneyLine.objects.standing().filter(night=night, item__in=items)
     return [
         rules.Line(
             _party(line.payer), _party(line.payee), line.baht, line.item, line.reason
@@ -230,25 +230,25 @@ def _party(player: Player | None) -> str:
     return rules.HOUSE if player is None else player.name
 
 
-def written(session: Session) -> list[rules.Line]:
+def written(night: Night) -> list[rules.Line]:
     """The fee and rounding lines the close wrote, as they stand."""
-    return _lines(session, MoneyLine.Item.FEE, MoneyLine.Item.ROUNDING)
+    return _lines(night, MoneyLine.Item.FEE, MoneyLine.Item.ROUNDING)
 
 
-def _game_nets(session: Session, players: Sequence[Player]) -> list[tuple[int, dict[str, int]]]:
+def _game_nets(night: Night, players: Sequence[Player]) -> list[tuple[int, dict[str, int]]]:
     """Each counted game's number and what each player won or lost in it: a Knock Dummy game's
     standing nets, a score sheet hand's scores. A night closed by every line as booked
-    (Session.NetsReading.BOOKED) is read so, as its fee lines were charged."""
+    (Night.NetsReading.BOOKED) is read so, as its fee lines were charged."""
     name = {p.pk: p.name for p in players}
-    counted = session.games.counted()
-    if session.is_scoresheet:
+    counted = night.games.counted()
+    if night.is_scoresheet:
         hands = counted.order_by("number").values_list("number", "scores")
         return [(number, dict(scores or {})) for number, scores in hands]
-    booked = not session.is_open and session.nets_reading == Session.NetsReading.BOOKED
+    booked = not night.is_open and night.nets_reading == Night.NetsReading.BOOKED
     # One statement: a counted game's number is its own (one_standing_game_per_number); a game
     # with no line standing wins nothing, so pays no fee, and is left out.
     nets = LedgerLine.objects.game_nets(
-        session, games=counted.values_list("pk", flat=True), by="game__number", booked=booked
+        night, games=counted.values_list("pk", flat=True), by="game__number", booked=booked
     )
     return [
         (number, {name.get(p, str(p)): n for p, n in nets[number].items()})
@@ -256,8 +256,8 @@ def _game_nets(session: Session, players: Sequence[Player]) -> list[tuple[int, d
     ]
 
 
-def for_money(session: Session) -> bool:
+def for_money(night: Night) -> bool:
     """Whether the night is for money: Knock Dummy (a point value of 0 settles nothing), or
     Gong Zhu with a point value; classic Dummy is a score sheet alone."""
-    gong_zhu = session.ruleset == Session.Ruleset.GONG_ZHU
-    return not session.is_scoresheet or (gong_zhu and bool(session.point_value))
+    gong_zhu = night.ruleset == Night.Ruleset.GONG_ZHU
+    return not night.is_scoresheet or (gong_zhu and bool(night.point_value))

@@ -5,29 +5,29 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scorekeeper.models import Membership, Session, ShareLink
+from scorekeeper.models import Membership, Night, ShareLink
 from scorekeeper.services.access import audit
-from scorekeeper.services.sessions import lock
+from scorekeeper.services.nights import lock
 
 
-def share_link_for(*, session: Session, actor: Membership | None = None) -> ShareLink:
+def share_link_for(*, night: Night, actor: Membership | None = None) -> ShareLink:
     """The night's live share link, made the first time a member asks (audited once)."""
-    live = session.share_links.filter(revoked_at__isnull=True).first()
+    live = night.share_links.filter(revoked_at__isnull=True).first()
     if live is not None:
         return live
     try:
         with transaction.atomic():
-            lock(session)  # two phones opening the summary at once make one link
-            live = session.share_links.filter(revoked_at__isnull=True).first()
+            lock(night)  # two phones opening the summary at once make one link
+            live = night.share_links.filter(revoked_at__isnull=True).first()
             if live is not None:
                 return live
             link = ShareLink.objects.create(
-                session=session, token=secrets.token_urlsafe(24), created_by=actor
+                night=night, token=secrets.token_urlsafe(24), created_by=actor
             )
-            audit(actor=actor, action="share-link-create", session=session)
+            audit(actor=actor, action="share-link-create", night=night)
             return link
     except IntegrityError:  # made by another phone between the look and the write
-        return session.share_links.get(revoked_at__isnull=True)
+        return night.share_links.get(revoked_at__isnull=True)
 
 
 @transaction.atomic
@@ -37,5 +37,5 @@ def share_link_revoke(*, link: ShareLink, actor: Membership | None = None) -> Sh
     if link.revoked_at is None:
         link.revoked_at = timezone.now()
         link.save(update_fields=["revoked_at"])
-        audit(actor=actor, action="share-link-revoke", session=link.session)
+        audit(actor=actor, action="share-link-revoke", night=link.night)
     return link

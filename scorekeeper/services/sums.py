@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from scorekeeper.models import Player, Session
+from scorekeeper.models import Night, Player
 from scorekeeper.rules import settle_up as rules
 from scorekeeper.services import group_rules, settle_up
 
@@ -34,15 +34,15 @@ class Sums:
         return [part for part in PARTS if any(getattr(row, part) for row in self.rows)]
 
 
-def running_choices(session: Session, players: Sequence[Player]) -> settle_up.Choices:
+def running_choices(night: Night, players: Sequence[Player]) -> settle_up.Choices:
     """The choices an open night's running settle-up assumes: the group's usual close, a player
     it names only if at this table; none kept, the close's own defaults."""
-    close = group_rules.usual_of(session.group).close
+    close = group_rules.usual_of(night.group).close
     return settle_up.Choices() if close is None else close.choices(players)
 
 
 def night_sums(
-    session: Session,
+    night: Night,
     players: Sequence[Player],
     nets: Mapping[str, int],
     balances: Mapping[str, int],
@@ -53,28 +53,26 @@ def night_sums(
     nets less what was handed over at the table), `costs` what shared costs make each owed (+)
     or owe (−), as the scoreboard reads them from the standing ledger."""
     names = [p.name for p in players]
-    if session.is_open:
-        choices = running_choices(session, players)
+    if night.is_open:
+        choices = running_choices(night, players)
         money = settle_up.night_money(
-            session, dict(balances), players, costs=dict(costs),
+            night, dict(balances), players, costs=dict(costs),
             games=settle_up.needs_games(choices),
         )  # fmt: skip
         plan = settle_up.plan(money, choices)
-        rows = rules.sums(
-            names, nets, balances, session.point_value, costs, plan.lines, plan.carrier
-        )
+        rows = rules.sums(names, nets, balances, night.point_value, costs, plan.lines, plan.carrier)
         return Sums(rows, choices, assumed=True, payments=plan.payments)
-    lines = settle_up.written(session)
+    lines = settle_up.written(night)
     by_id = {p.pk: p for p in players}
-    carrier = by_id[session.rounding_by_id].name if session.rounding_by_id in by_id else None
+    carrier = by_id[night.rounding_by_id].name if night.rounding_by_id in by_id else None
     if carrier is None:  # as the close chose it: the biggest winner after the fee
         fees = [line for line in lines if line.item == rules.FEE]
         carrier = rules.biggest_winner(
-            rules.positions(dict(balances), session.point_value, fees, costs)
+            rules.positions(dict(balances), night.point_value, fees, costs)
         )
-    rows = rules.sums(names, nets, balances, session.point_value, costs, lines, carrier)
+    rows = rules.sums(names, nets, balances, night.point_value, costs, lines, carrier)
     choices = settle_up.Choices(
-        fee=session.fee, fee_per=session.fee_per, fee_to=by_id.get(session.fee_to_id or 0),
-        rounding=session.rounding, rounding_by=by_id.get(session.rounding_by_id or 0),
+        fee=night.fee, fee_per=night.fee_per, fee_to=by_id.get(night.fee_to_id or 0),
+        rounding=night.rounding, rounding_by=by_id.get(night.rounding_by_id or 0),
     )  # fmt: skip
     return Sums(rows, choices, assumed=False, payments=[])

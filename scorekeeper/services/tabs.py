@@ -20,18 +20,18 @@ from django.db import transaction
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from scorekeeper.models import Group, Membership, MoneyLine, Player, Session, Tab, TabTransfer
+from scorekeeper.models import Group, Membership, MoneyLine, Night, Player, Tab, TabTransfer
 from scorekeeper.rules import tab as rules
 from scorekeeper.rules.settle_up import HOUSE
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.sessions import money_reverse
+from scorekeeper.services.nights import money_reverse
 
 
 def carried(group: Group) -> QuerySet[MoneyLine]:
     """The debts a settle of the tab would replace now: every carry still owed, oldest first."""
     lines = MoneyLine.objects.filter(group=group).open_debts()
-    return lines.select_related("payer", "payee", "session").order_by("id")
+    return lines.select_related("payer", "payee", "night").order_by("id")
 
 
 def totals(debts: Iterable[MoneyLine]) -> dict[str, Decimal]:
@@ -51,7 +51,7 @@ def replaced(tab: Tab) -> QuerySet[MoneyLine]:
     """The carried debts the tab replaced, each with its night and who owed whom."""
     return (
         MoneyLine.objects.filter(settles__tab=tab, settles__reverses__isnull=True)
-        .select_related("payer", "payee", "session")
+        .select_related("payer", "payee", "night")
         .order_by("id")
     )
 
@@ -90,7 +90,7 @@ def _lock_group_of(transfer: TabTransfer) -> None:
 def _lock_nights(ids: Iterable[int | None]) -> set[int]:
     """Lock the nights that carried the debts, lowest id first, as every tab write does."""
     chosen = sorted({pk for pk in ids if pk is not None})
-    nights = Session.objects.filter(pk__in=chosen).order_by("pk").select_for_update(no_key=True)
+    nights = Night.objects.filter(pk__in=chosen).order_by("pk").select_for_update(no_key=True)
     return {night.pk for night in nights}
 
 
@@ -120,8 +120,8 @@ def tab_settle(*, group: Group, actor: Membership) -> Tab:
     actor = _host(actor, group, "tab-host", "only a host settles the tab")
     # The nights read before their locks, the debts after: a debt carried meanwhile on another
     # night waits for the next tab, and one of a locked night is read as it now stands.
-    nights = _lock_nights(carried(group).values_list("session_id", flat=True))
-    debts = list(carried(group).filter(session_id__in=nights))
+    nights = _lock_nights(carried(group).values_list("night_id", flat=True))
+    debts = list(carried(group).filter(night_id__in=nights))
     if not debts:
         raise ServiceError("tab-empty", "nothing is carried across nights: there is no tab")
     tab = Tab.objects.create(group=group, by=actor)
@@ -158,7 +158,7 @@ def tab_undo(*, tab: Tab, actor: Membership) -> list[MoneyLine]:
     actor = _host(actor, group, "tab-host", "only a host settles the tab")
     tab = Tab.objects.get(pk=tab.pk)
     settles = MoneyLine.objects.standing().filter(tab=tab, item=MoneyLine.Item.SETTLE)
-    _lock_nights(settles.values_list("carried__session_id", flat=True))
+    _lock_nights(settles.values_list("carried__night_id", flat=True))
     lines = list(settles.order_by("pk"))
     if not lines:
         raise ServiceError("tab-taken-back", "this tab was already taken back")
@@ -173,7 +173,7 @@ def tab_undo(*, tab: Tab, actor: Membership) -> list[MoneyLine]:
 
 def _lock_transfer(transfer: TabTransfer) -> TabTransfer:
     """Lock the group, then the transfer, read afresh; then read (after the locks, as
-    sessions.lock_transfer does) the payment that stands for it."""
+    nights.lock_transfer does) the payment that stands for it."""
     _lock_group_of(transfer)
     locked = (
         TabTransfer.objects.select_related("tab__group", "payer", "payee")

@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Device, Game, Group, Membership, Player, Session, Transfer
+from scorekeeper.models import Device, Game, Group, Membership, Night, Player, Transfer
 from scorekeeper.services import access
 
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
@@ -62,7 +62,7 @@ def device_bind(request: HtmxHttpRequest) -> Device:
 
 def visitor_memberships(request: HtmxHttpRequest) -> "list[Membership]":
     return list(
-        # The device's id, as the session holds it: no need to fetch the device itself.
+        # The device's id, as the night holds it: no need to fetch the device itself.
         Membership.objects.for_visitor(request.session.get(DEVICE_KEY), request.user)
         .filter(revoked_at__isnull=True)
         .select_related("group")
@@ -70,7 +70,7 @@ def visitor_memberships(request: HtmxHttpRequest) -> "list[Membership]":
 
 
 def _visitor(request: HtmxHttpRequest) -> tuple[int | None, int | None]:
-    """The ids of this visitor's device (as the session holds it) and signed-in account."""
+    """The ids of this visitor's device (as the night holds it) and signed-in account."""
     user = request.user
     return request.session.get(DEVICE_KEY), user.pk if user.is_authenticated else None
 
@@ -110,55 +110,55 @@ def player_for(
     return player
 
 
-def session_for(
-    request: HtmxHttpRequest, session_id: int, role: str = VIEWER, *, scoresheet: bool | None = None
-) -> Session:
-    """Admit the visitor to a session; `scoresheet` names the kind of sheet the view is for.
+def night_for(
+    request: HtmxHttpRequest, night_id: int, role: str = VIEWER, *, scoresheet: bool | None = None
+) -> Night:
+    """Admit the visitor to a night; `scoresheet` names the kind of sheet the view is for.
 
-    One read for the session, its group and the visitor's memberships of it. A Knock Dummy
-    address asked for a score-sheet session (or the other way round) does not exist.
+    One read for the night, its group and the visitor's memberships of it. A Knock Dummy
+    address asked for a score-sheet night (or the other way round) does not exist.
     """
-    session, mine = Session.objects.admitting(session_id, *_visitor(request))
-    if session is None:
-        raise Http404("no such session")
+    night, mine = Night.objects.admitting(night_id, *_visitor(request))
+    if night is None:
+        raise Http404("no such night")
     _admit(request, _strongest(mine), role)
-    if scoresheet is not None and session.is_scoresheet != scoresheet:
+    if scoresheet is not None and night.is_scoresheet != scoresheet:
         raise Http404("not this kind of game")
-    return session
+    return night
 
 
 def game_for(
     request: HtmxHttpRequest,
-    session_id: int,
+    night_id: int,
     game_id: int,
     role: str = VIEWER,
     *,
     scoresheet: bool | None = None,
 ) -> Game:
-    """Admit the visitor to a game of a session: one read for the game, its session and group,
+    """Admit the visitor to a game of a night: one read for the game, its night and group,
     and the visitor's memberships of the group."""
-    game, mine = Game.objects.admitting(game_id, session_id, *_visitor(request))
+    game, mine = Game.objects.admitting(game_id, night_id, *_visitor(request))
     if game is None:
         raise Http404("no such game")
     _admit(request, _strongest(mine), role)
-    if scoresheet is not None and game.session.is_scoresheet != scoresheet:
+    if scoresheet is not None and game.night.is_scoresheet != scoresheet:
         raise Http404("not this kind of game")
     return game
 
 
 def transfer_for(
     request: HtmxHttpRequest,
-    session_id: int,
+    night_id: int,
     transfer_id: int,
     role: str = VIEWER,
     *,
     scoresheet: bool | None = None,
 ) -> Transfer:
-    """Admit the visitor to a transfer of a session: one read for it, its session and group."""
-    transfers = Transfer.objects.select_related("session__group", "payer", "payee")
-    transfer = get_object_or_404(transfers, pk=transfer_id, session_id=session_id)
-    _admit(request, membership_in(request, transfer.session.group), role)
-    if scoresheet is not None and transfer.session.is_scoresheet != scoresheet:
+    """Admit the visitor to a transfer of a night: one read for it, its night and group."""
+    transfers = Transfer.objects.select_related("night__group", "payer", "payee")
+    transfer = get_object_or_404(transfers, pk=transfer_id, night_id=night_id)
+    _admit(request, membership_in(request, transfer.night.group), role)
+    if scoresheet is not None and transfer.night.is_scoresheet != scoresheet:
         raise Http404("not this kind of game")
     return transfer
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import OuterRef, Subquery
 
-from scorekeeper.models import Player, Seat, Session
+from scorekeeper.models import Night, Player, Seat
 from scorekeeper.services import settle_up
 
 
@@ -28,20 +28,20 @@ def _shares_costs(standing: Any) -> bool:
     return standing.costs_owed is not None
 
 
-def scoreboard(session: Session) -> list[Row]:
+def scoreboard(night: Night) -> list[Row]:
     """Each player's standing and current seat, and their net from shared costs, in one query."""
     seat = Seat.objects.filter(
-        session=session, player=OuterRef("player"), until_game__isnull=True
+        night=night, player=OuterRef("player"), until_game__isnull=True
     ).values("position")[:1]
-    standings = session.standings.select_related("player").annotate(
-        seat=Subquery(seat), **settle_up.cost_annotations(session)
+    standings = night.standings.select_related("player").annotate(
+        seat=Subquery(seat), **settle_up.cost_annotations(night)
     )
     rows = [
         Row(
             s.player,
             s.seat,
             s.net,
-            session.baht(s.net),
+            night.baht(s.net),
             s.balance,
             settle_up.costs_of(s),
             shares_costs=_shares_costs(s),

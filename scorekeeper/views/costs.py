@@ -12,62 +12,62 @@ from django.views.decorators.http import require_POST
 from scorekeeper.error_text import error_text
 from scorekeeper.forms.costs import CostForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Cost, MoneyLine, Session
+from scorekeeper.models import Cost, MoneyLine, Night
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import costs
-from scorekeeper.views.access import PLAYER, session_for
+from scorekeeper.views.access import PLAYER, night_for
 
 SHOWN = (MoneyLine.Item.COST, MoneyLine.Item.FEE, MoneyLine.Item.ROUNDING)
 
 
-def night_costs(session: Session) -> QuerySet[Cost]:
+def night_costs(night: Night) -> QuerySet[Cost]:
     """The night's shared costs, each with whether it was taken back (`removed`)."""
     reversed_ = MoneyLine.objects.filter(cost=OuterRef("pk"), reverses__isnull=False)
-    return session.costs.select_related("paid_by").annotate(removed=Exists(reversed_))
+    return night.costs.select_related("paid_by").annotate(removed=Exists(reversed_))
 
 
-def standing_costs(session: Session) -> QuerySet[Cost]:
+def standing_costs(night: Night) -> QuerySet[Cost]:
     """The night's shared costs not taken back, as the running settle-up counts them."""
     reversed_ = MoneyLine.objects.filter(cost=OuterRef("pk"), reverses__isnull=False)
-    return session.costs.select_related("paid_by").exclude(Exists(reversed_))
+    return night.costs.select_related("paid_by").exclude(Exists(reversed_))
 
 
-def night_lines(session: Session) -> list[MoneyLine]:
+def night_lines(night: Night) -> list[MoneyLine]:
     """The night's lines in baht beside its games: the shares of its costs, the table fee, the
     rounding; reversals too, so a cost taken back shows as such."""
-    lines = MoneyLine.objects.filter(session=session, item__in=SHOWN)
+    lines = MoneyLine.objects.filter(night=night, item__in=SHOWN)
     return list(lines.select_related("payer", "payee").order_by("id"))
 
 
-def context(session: Session, players: list[Any]) -> dict[str, Any]:
+def context(night: Night, players: list[Any]) -> dict[str, Any]:
     """The settle-up's part: while the night is open, its shared costs and the form to add one;
     once closed, its lines in baht (the costs' shares, the fee, the rounding)."""
-    if session.is_open:
+    if night.is_open:
         names = [p.name for p in players]
-        return {"cost_form": CostForm(players=names, prefix="cost"), "costs": night_costs(session)}
-    return {"money_lines": night_lines(session)}
+        return {"cost_form": CostForm(players=names, prefix="cost"), "costs": night_costs(night)}
+    return {"money_lines": night_lines(night)}
 
 
-def _back(session: Session) -> Any:
-    name = "scoresheet-settle" if session.is_scoresheet else "settle"
-    return redirect(name, session_id=session.pk)
+def _back(night: Night) -> Any:
+    name = "scoresheet-settle" if night.is_scoresheet else "settle"
+    return redirect(name, night_id=night.pk)
 
 
-def cost_form(request: HtmxHttpRequest, session: Session) -> CostForm:
+def cost_form(request: HtmxHttpRequest, night: Night) -> CostForm:
     """The cost form as sent, naming the night's players (those with a standing)."""
-    players = session.group.players.filter(standings__session=session).order_by("name")
+    players = night.group.players.filter(standings__night=night).order_by("name")
     return CostForm(request.POST, players=[p.name for p in players], prefix="cost")
 
 
-def cost_save(request: HtmxHttpRequest, session: Session, form: CostForm) -> RuleError | None:
+def cost_save(request: HtmxHttpRequest, night: Night, form: CostForm) -> RuleError | None:
     """Add the cost a valid form names, once for its idempotency key; a refusal becomes the
     form's error, in the visitor's language, and is returned."""
     data = form.cleaned_data
     named = {data["paid_by"], *data["among"]}
-    by_name = {p.name: p for p in session.group.players.filter(name__in=named)}
+    by_name = {p.name: p for p in night.group.players.filter(name__in=named)}
     try:
         costs.cost_add(
-            session=session, reason=data["reason"], baht=data["baht"],
+            night=night, reason=data["reason"], baht=data["baht"],
             paid_by=by_name[data["paid_by"]], among=[by_name[n] for n in data["among"]],
             actor=request.membership, idempotency_key=request.POST.get("idempotency_key"),
         )  # fmt: skip
@@ -78,25 +78,25 @@ def cost_save(request: HtmxHttpRequest, session: Session, form: CostForm) -> Rul
 
 
 @require_POST
-def cost_add(request: HtmxHttpRequest, session_id: int) -> Any:
+def cost_add(request: HtmxHttpRequest, night_id: int) -> Any:
     """Add a shared cost; a refusal or a form error comes back as a message, nothing lost of
     what the night holds."""
-    session = session_for(request, session_id, PLAYER)
-    form = cost_form(request, session)
-    if not form.is_valid() or cost_save(request, session, form) is not None:
+    night = night_for(request, night_id, PLAYER)
+    form = cost_form(request, night)
+    if not form.is_valid() or cost_save(request, night, form) is not None:
         for field, errors in form.errors.items():
             label = form.fields[field].label if field in form.fields else ""
             for error in errors:
                 messages.error(request, f"{label}: {error}" if label else str(error))
-    return _back(session)
+    return _back(night)
 
 
 @require_POST
-def cost_remove(request: HtmxHttpRequest, session_id: int, cost_id: int) -> Any:
-    session = session_for(request, session_id, PLAYER)
-    cost = get_object_or_404(Cost, pk=cost_id, session=session)
+def cost_remove(request: HtmxHttpRequest, night_id: int, cost_id: int) -> Any:
+    night = night_for(request, night_id, PLAYER)
+    cost = get_object_or_404(Cost, pk=cost_id, night=night)
     try:
         costs.cost_remove(cost=cost, actor=request.membership)
     except RuleError as e:
         messages.error(request, error_text(e))
-    return _back(session)
+    return _back(night)

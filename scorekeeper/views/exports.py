@@ -1,4 +1,4 @@
-"""Getting the data out: a session or a whole group as CSV (for a spreadsheet) or JSON."""
+"""Getting the data out: a night or a whole group as CSV (for a spreadsheet) or JSON."""
 
 import json
 
@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.services import exports
-from scorekeeper.views.access import group_for, session_for
+from scorekeeper.views.access import group_for, night_for
 
 BOM = "\ufeff"  # spreadsheet programs on Windows read UTF-8 (and so Thai) only after one
 
@@ -24,14 +24,14 @@ def _download(body: str, *, name: str, kind: str) -> HttpResponse:
 
 
 @require_GET
-def session_export(request: HtmxHttpRequest, session_id: int, kind: str) -> HttpResponse:
-    session = session_for(request, session_id)
+def night_export(request: HtmxHttpRequest, night_id: int, kind: str) -> HttpResponse:
+    night = night_for(request, night_id)
     if kind not in KINDS:
         raise Http404("CSV or JSON")
-    name = f"scorekeeper-{timezone.localdate(session.started_at).isoformat()}-{session.pk}"
+    name = f"scorekeeper-{timezone.localdate(night.started_at).isoformat()}-{night.pk}"
     if kind == "csv":
-        return _download(exports.session_csv(session=session), name=name, kind=kind)
-    body = json.dumps(exports.session_json(session=session), ensure_ascii=False, indent=1)
+        return _download(exports.night_csv(night=night), name=name, kind=kind)
+    body = json.dumps(exports.night_json(night=night), ensure_ascii=False, indent=1)
     return _download(body, name=name, kind="json")
 
 

@@ -53,12 +53,12 @@ def _finish_page(
     request: HtmxHttpRequest, game: Game, form: FinishForm, status: int = 200
 ) -> HttpResponse:
     context = {
-        "session": game.session,
+        "night": game.night,
         "game": game,
         "form": form,
         "preview": _preview(game, form),
-        "action": reverse("game-finish", args=[game.session_id, game.pk]),
-        "preview_url": reverse("game-preview", args=[game.session_id, game.pk]),
+        "action": reverse("game-finish", args=[game.night_id, game.pk]),
+        "preview_url": reverse("game-preview", args=[game.night_id, game.pk]),
     }
     template = "games/finish.html"
     if request.htmx and request.htmx.target == "preview":
@@ -68,11 +68,11 @@ def _finish_page(
 
 @never_cache  # back after a save must ask again (and be shown the saved game), not a copy
 @require_http_methods(["GET", "POST"])
-def finish(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+def finish(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
     """The end-of-game screen; saving writes the after-game lines (or leaves a tie pending)."""
-    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
+    game = game_for(request, night_id, game_id, PLAYER, scoresheet=False)
     if request.method == "GET" and game.status != Game.Status.IN_PLAY:
-        return redirect("game", session_id=session_id, game_id=game.pk)
+        return redirect("game", night_id=night_id, game_id=game.pk)
     if request.method == "GET":
         players = games.seat_order(game)
         undone = games.undone_outcome(game)  # a save just taken back: start from it
@@ -92,35 +92,35 @@ def finish(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespo
             )
         except RuleError as e:
             if e.code in STALE:  # another phone was first: nothing booked, the table as it is
-                return table_now(request, game.session, refused=e)
+                return table_now(request, game.night, refused=e)
             form.add_error(form.field_for(e.field), error_text(e))
         else:
             if request.htmx:
-                return table_now(request, game.session)
-            return redirect("table", session_id=session_id)
+                return table_now(request, game.night)
+            return redirect("table", night_id=night_id)
     return _finish_page(request, game, form, status=422)
 
 
 @require_POST
-def undo(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+def undo(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
     """Take back the result just saved (a minute, by its saver or a host): the game is in play
     again, its end-of-game form filled in with what was saved."""
-    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
+    game = game_for(request, night_id, game_id, PLAYER, scoresheet=False)
     try:
         games.game_undo(
             game=game, actor=request.membership, idempotency_key=request.POST.get("idempotency_key")
         )
     except RuleError as e:  # too late, not theirs, or the table has moved on
-        return table_now(request, game.session, refused=e)
-    url = reverse("game-finish", args=[session_id, game.pk])
+        return table_now(request, game.night, refused=e)
+    url = reverse("game-finish", args=[night_id, game.pk])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @require_POST
-def paid_at_table(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+def paid_at_table(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
     """Note that the game's lines so far (or one event's, `event`) were handed over at the table:
     they leave the settle-up (rule 80: paid as the game goes)."""
-    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
+    game = game_for(request, night_id, game_id, PLAYER, scoresheet=False)
     number = request.POST.get("event")
     try:
         games.game_paid_at_table(
@@ -131,27 +131,27 @@ def paid_at_table(request: HtmxHttpRequest, session_id: int, game_id: int) -> Ht
             idempotency_key=request.POST.get("idempotency_key"),
         )
     except RuleError as e:  # paid already on another phone, voided, or the night closed
-        return table_now(request, game.session, refused=e)
+        return table_now(request, game.night, refused=e)
     if request.POST.get("back") == "game":  # sent from the game's page: back to it
-        return redirect("game", session_id=session_id, game_id=game.pk)
-    return redirect("table", session_id=session_id)
+        return redirect("game", night_id=night_id, game_id=game.pk)
+    return redirect("table", night_id=night_id)
 
 
 @require_POST
-def preview(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+def preview(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
     """Preview the settlement of the end-of-game form as it is filled in; writes nothing."""
-    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
+    game = game_for(request, night_id, game_id, PLAYER, scoresheet=False)
     form = FinishForm(request.POST, players=game.document["players"])
     return _finish_page(request, game, form)
 
 
 @require_GET
-def detail(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+def detail(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
     """One game as recorded: its events, every ledger line with its rule, the 86-87 view."""
-    game = game_for(request, session_id, game_id, scoresheet=False)
+    game = game_for(request, night_id, game_id, scoresheet=False)
     lines = game.lines.select_related("payer", "payee", "instead_of", "reverses").order_by("id")
     context: dict[str, Any] = {
-        "session": game.session,
+        "night": game.night,
         "game": game,
         "lines": lines,
         "events": game.events.all(),
@@ -167,9 +167,9 @@ def detail(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespo
 
 
 @require_http_methods(["GET", "POST"])
-def void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+def void(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
     """Ask, then void: every line reversed, the game kept and struck through."""
-    game = game_for(request, session_id, game_id, HOST, scoresheet=False)
+    game = game_for(request, night_id, game_id, HOST, scoresheet=False)
     if request.method == "POST":
         try:
             games.game_void(
@@ -179,14 +179,14 @@ def void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespons
                 idempotency_key=request.POST.get("idempotency_key"),
             )
         except RuleError as e:  # voided by another phone, or finished since the page was read
-            return table_now(request, game.session, refused=e)
-        return redirect("game", session_id=session_id, game_id=game.pk)
-    return render(request, "games/void.html", {"session": game.session, "game": game})
+            return table_now(request, game.night, refused=e)
+        return redirect("game", night_id=night_id, game_id=game.pk)
+    return render(request, "games/void.html", {"night": game.night, "game": game})
 
 
 @require_POST
-def resolve_tie(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
-    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
+def resolve_tie(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
+    game = game_for(request, night_id, game_id, PLAYER, scoresheet=False)
     form = TieForm(request.POST)
     error = None
     if form.is_valid():
@@ -202,12 +202,12 @@ def resolve_tie(request: HtmxHttpRequest, session_id: int, game_id: int) -> Http
             )
         except RuleError as e:
             if e.code in STALE:  # another phone settled it, or the game was voided
-                return table_now(request, game.session, refused=e)
+                return table_now(request, game.night, refused=e)
             error = error_text(e)
         else:
-            return redirect("table", session_id=session_id)
+            return redirect("table", night_id=night_id)
     context = {
-        "session": game.session,
+        "night": game.night,
         "game": game,
         "lines": game.lines.select_related("payer", "payee"),
         "events": game.events.all(),
@@ -218,13 +218,13 @@ def resolve_tie(request: HtmxHttpRequest, session_id: int, game_id: int) -> Http
 
 
 @require_http_methods(["GET", "POST"])
-def correct(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+def correct(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
     """Enter a voided game again, corrected, in its place."""
-    voided = game_for(request, session_id, game_id, HOST, scoresheet=False)
+    voided = game_for(request, night_id, game_id, HOST, scoresheet=False)
     if request.method == "GET" and (
         voided.status != Game.Status.VOIDED or hasattr(voided, "replaced_by")
     ):
-        return redirect("game", session_id=session_id, game_id=voided.pk)
+        return redirect("game", night_id=night_id, game_id=voided.pk)
     events = [e for e in voided.events.all() if e.removed_at is None]  # taken back: gone
     players = games.seat_order(voided) if request.method == "GET" else voided.document["players"]
     initial = FinishForm.initial_from(voided.outcome, players)  # start from what was entered
@@ -244,12 +244,12 @@ def correct(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResp
             )
         except RuleError as e:
             if e.code in STALE:  # another phone corrected it first
-                return table_now(request, voided.session, refused=e)
+                return table_now(request, voided.night, refused=e)
             form.add_error(form.field_for(e.field), error_text(e))
         else:
-            return redirect("game", session_id=session_id, game_id=game.pk)
+            return redirect("game", night_id=night_id, game_id=game.pk)
     context = {
-        "session": voided.session,
+        "night": voided.night,
         "game": voided,
         "form": form,
         "events": events,

@@ -1,4 +1,4 @@
-"""Groups (วง): the list on the home page, one group's page, and opening a session in it."""
+"""Groups (วง): the list on the home page, one group's page, and opening a night in it."""
 
 import re
 from typing import Any
@@ -16,8 +16,8 @@ from scorekeeper.error_text import error_text
 from scorekeeper.forms.groups import (
     GroupForm,
     MeForm,
+    NightOpenForm,
     PromptPayForm,
-    SessionOpenForm,
     open_initial,
     rules_forms,
     usual_from,
@@ -25,7 +25,7 @@ from scorekeeper.forms.groups import (
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Group, MoneyLine
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import access, debts, group_rules, payments, sessions
+from scorekeeper.services import access, debts, group_rules, nights, payments
 from scorekeeper.views import tabs
 from scorekeeper.views.access import (
     HOST,
@@ -84,7 +84,7 @@ def _detail_context(request: HtmxHttpRequest, group: Group, **forms: Any) -> dic
     owed = list(debts.owed(group))
     return {
         "group": group,
-        "sessions": stats.group_sessions(group),
+        "nights": stats.group_nights(group),
         "players": players,
         "owed": debt_rows(owed, request.membership),
         # The tab to settle, and the latest settled tabs with their transfers.
@@ -173,7 +173,7 @@ def debt_paid(request: HtmxHttpRequest, group_id: int, debt_id: int) -> HttpResp
     debt = get_object_or_404(MoneyLine, pk=debt_id, group=group, item=MoneyLine.Item.CARRY)
     asked = request.POST.get("night", "")
     # An id as the addresses take one (converters.Id): a longer number finds no night.
-    night = group.sessions.filter(pk=int(asked)).first() if re.fullmatch(Id.regex, asked) else None
+    night = group.nights.filter(pk=int(asked)).first() if re.fullmatch(Id.regex, asked) else None
     try:
         if request.POST.get("undo"):
             debts.debt_settle_undo(debt=debt, actor=request.membership)
@@ -183,7 +183,7 @@ def debt_paid(request: HtmxHttpRequest, group_id: int, debt_id: int) -> HttpResp
         messages.warning(request, error_text(e))
     if night is None:
         return redirect("group", group_id=group.pk)
-    return redirect("scoresheet-settle" if night.is_scoresheet else "settle", session_id=night.pk)
+    return redirect("scoresheet-settle" if night.is_scoresheet else "settle", night_id=night.pk)
 
 
 @require_GET
@@ -201,14 +201,14 @@ def player(request: HtmxHttpRequest, group_id: int, player_id: int) -> HttpRespo
 
 
 @require_http_methods(["GET", "POST"])
-def session_open(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
-    """Open a session: four players in seat order, the first dealer, the stakes."""
+def night_open(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    """Open a night: four players in seat order, the first dealer, the stakes."""
     group = group_for(request, group_id, PLAYER)
     # The group's own rules are where the form starts (still changeable).
-    form = SessionOpenForm(request.POST or None, initial=open_initial(group_rules.usual_of(group)))
+    form = NightOpenForm(request.POST or None, initial=open_initial(group_rules.usual_of(group)))
     if request.method == "POST" and form.is_valid():
         try:
-            session = sessions.session_open(
+            night = nights.night_open(
                 group=group,
                 players=form.names(),
                 stake_level=form.cleaned_data["stake_level"],
@@ -223,12 +223,12 @@ def session_open(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
         except RuleError as e:
             form.add_error(None, error_text(e))
         else:
-            return redirect("table", session_id=session.pk)
+            return redirect("table", night_id=night.pk)
     names = list(group.players.order_by("name").values_list("name", flat=True))
     status = 422 if form.errors else 200
     return render(
         request,
-        "groups/session_open.html",
+        "groups/night_open.html",
         {"group": group, "form": form, "names": names},
         status=status,
     )

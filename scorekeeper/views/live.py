@@ -15,14 +15,14 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import AuditEntry, Session
+from scorekeeper.models import AuditEntry, Night
 
 POLL_SECONDS = 2  # every phone at the table shows another phone's save within this
 
 
-def version(session_id: int) -> int:
-    """The newest audit entry of the night: one index look-up (audit_session_latest)."""
-    latest = AuditEntry.objects.filter(session_id=session_id).order_by("-id")
+def version(night_id: int) -> int:
+    """The newest audit entry of the night: one index look-up (audit_night_latest)."""
+    latest = AuditEntry.objects.filter(night_id=night_id).order_by("-id")
     return latest.values_list("id", flat=True).first() or 0
 
 
@@ -30,9 +30,9 @@ def _signer(path: str) -> signing.Signer:
     return signing.Signer(salt=f"scorekeeper.poll:{path}")
 
 
-def signed_version(path: str, session_id: int, current: int) -> str:
+def signed_version(path: str, night_id: int, current: int) -> str:
     """The version a page at `path` shows, as its poll will send it back."""
-    return _signer(path).sign(f"{session_id}.{current}")
+    return _signer(path).sign(f"{night_id}.{current}")
 
 
 def unchanged(request: HttpRequest) -> bool:
@@ -44,15 +44,15 @@ def unchanged(request: HttpRequest) -> bool:
     if not token or request.method != "GET" or "HX-Request" not in request.headers:
         return False
     try:
-        session_id, seen = _signer(request.path).unsign(token).split(".")
+        night_id, seen = _signer(request.path).unsign(token).split(".")
     except (signing.BadSignature, ValueError):
         return False
-    return int(seen) == version(int(session_id))
+    return int(seen) == version(int(night_id))
 
 
 class UnchangedPollMiddleware:
     """Answer the poll of an unchanged table with an empty 204 (htmx swaps nothing), before
-    the session, the account, the memberships and the view cost anything: 10,000 open tables
+    the night, the account, the memberships and the view cost anything: 10,000 open tables
     of 4 phones make 20,000 polls a second (docs/performance.md)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -68,7 +68,7 @@ class UnchangedPollMiddleware:
 
 def polled(
     request: HtmxHttpRequest,
-    session: Session,
+    night: Night,
     *,
     template: str,
     part: str,
@@ -77,15 +77,15 @@ def polled(
     """Render the page, or for a poll of `part` (its night changed) just that partial."""
     if request.htmx and request.htmx.target == part:
         template += f"#{part}"
-    return render(request, template, {**context(), **page_version(request, session)})
+    return render(request, template, {**context(), **page_version(request, night)})
 
 
-def page_version(request: HtmxHttpRequest, session: Session) -> dict[str, Any]:
+def page_version(request: HtmxHttpRequest, night: Night) -> dict[str, Any]:
     """The context a polled page needs: the visitor's membership and the version it shows, for
     the table's address (the page may answer a write at another: views.table.table_now)."""
-    path = reverse("table", kwargs={"session_id": session.pk})
+    path = reverse("table", kwargs={"night_id": night.pk})
     return {
         "membership": request.membership,
-        "version": signed_version(path, session.pk, version(session.pk)),
+        "version": signed_version(path, night.pk, version(night.pk)),
         "poll_every": f"{POLL_SECONDS}s",
     }

@@ -19,7 +19,7 @@ from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
 from scorekeeper.forms.members import InviteForm, JoinForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Invite, Membership, Player, Session
+from scorekeeper.models import Invite, Membership, Night, Player
 from scorekeeper.qr import qr_svg
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, payments
@@ -46,10 +46,10 @@ def _joined(request: HtmxHttpRequest, membership: Membership) -> HttpResponse:
     """Take a phone that just joined to the night being played (the latest open one), where
     the table is; to the group's page when no night is open."""
     request.session.cycle_key()  # joining changes who this browser is: rotate the session key
-    playing = Session.objects.open().filter(group_id=membership.group_id).order_by("-started_at")
+    playing = Night.objects.open().filter(group_id=membership.group_id).order_by("-started_at")
     night = playing.values_list("pk", flat=True).first()
     if night is not None:
-        return redirect("table", session_id=night)
+        return redirect("table", night_id=night)
     return redirect("group", group_id=membership.group_id)
 
 
@@ -186,7 +186,7 @@ def owner_hand_over(request: HtmxHttpRequest, group_id: int, membership_id: int)
 def audit(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     """Who recorded, voided or changed what, and when."""
     group = group_for(request, group_id)
-    entries = group.audit.select_related("membership", "session", "game")
+    entries = group.audit.select_related("membership", "night", "game")
     # A long night writes thousands of entries: read them a page at a time, newest first. A page
     # that is not a number is the first, one past the last is the last.
     page = Paginator(entries, AUDIT_PAGE).get_page(request.GET.get("page"))

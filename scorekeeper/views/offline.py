@@ -15,34 +15,34 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scorekeeper.forms.games import EventForm, FinishForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Game, Session
+from scorekeeper.models import Game, Night
 from scorekeeper.services import games
 from scorekeeper.views import games as game_views
 from scorekeeper.views import table as table_views
-from scorekeeper.views.access import PLAYER, session_for
+from scorekeeper.views.access import PLAYER, night_for
 from scorekeeper.views.table import EVENT_CHOICES, table_now
 
 TEMPLATE_KEY = "_"  # the key the service worker keeps these pages under
 
 
-def _stand_in(session: Session) -> Game:
+def _stand_in(night: Night) -> Game:
     """The game being started, as the server sees it before the start lands: the seated players
     in seat order, the next number. Never saved."""
-    seated = session.seats.filter(until_game__isnull=True).select_related("player")
-    number = (session.games.aggregate(latest=Max("number"))["latest"] or 0) + 1
+    seated = night.seats.filter(until_game__isnull=True).select_related("player")
+    number = (night.games.aggregate(latest=Max("number"))["latest"] or 0) + 1
     players = [seat.player.name for seat in seated.order_by("position")]
-    return Game(session=session, number=number, document={"players": players})
+    return Game(night=night, number=number, document={"players": players})
 
 
 @require_GET
-def game(request: HtmxHttpRequest, session_id: int, key: str) -> HttpResponse:
+def game(request: HtmxHttpRequest, night_id: int, key: str) -> HttpResponse:
     """The game in play on this phone: its events and its end, to enter without a connection."""
-    session = session_for(request, session_id, PLAYER, scoresheet=False)
-    if games.started_with(session=session, key=key) is not None:
-        return redirect("table", session_id=session.pk)  # it has landed: the table shows it
+    night = night_for(request, night_id, PLAYER, scoresheet=False)
+    if games.started_with(night=night, key=key) is not None:
+        return redirect("table", night_id=night.pk)  # it has landed: the table shows it
     context = {
-        "session": session,
-        "game": _stand_in(session),
+        "night": night,
+        "game": _stand_in(night),
         "key": key,
         "event_types": EVENT_CHOICES,
     }
@@ -50,38 +50,38 @@ def game(request: HtmxHttpRequest, session_id: int, key: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def event_add(request: HtmxHttpRequest, session_id: int, key: str, event_type: str) -> HttpResponse:
-    session = session_for(request, session_id, PLAYER, scoresheet=False)
-    landed = games.started_with(session=session, key=key)
+def event_add(request: HtmxHttpRequest, night_id: int, key: str, event_type: str) -> HttpResponse:
+    night = night_for(request, night_id, PLAYER, scoresheet=False)
+    landed = games.started_with(night=night, key=key)
     if landed is not None:
-        return table_views.event_add(request, session_id, landed.pk, event_type)
+        return table_views.event_add(request, night_id, landed.pk, event_type)
     if request.method == "POST":
-        return table_now(request, session, refused=games.never_started(key))
+        return table_now(request, night, refused=games.never_started(key))
     labels = dict(EVENT_CHOICES)
     if event_type not in labels:
-        return redirect("offline-game", session_id=session.pk, key=key)
-    game = _stand_in(session)
+        return redirect("offline-game", night_id=night.pk, key=key)
+    game = _stand_in(night)
     context = {
-        "session": session,
+        "night": night,
         "game": game,
         "form": EventForm(players=game.document["players"], event_type=event_type),
         "label": labels[event_type],
-        "back": reverse("offline-game", kwargs={"session_id": session.pk, "key": key}),
+        "back": reverse("offline-game", kwargs={"night_id": night.pk, "key": key}),
     }
     return render(request, "table/event.html", context)
 
 
 @require_http_methods(["GET", "POST"])
-def finish(request: HtmxHttpRequest, session_id: int, key: str) -> HttpResponse:
-    session = session_for(request, session_id, PLAYER, scoresheet=False)
-    landed = games.started_with(session=session, key=key)
+def finish(request: HtmxHttpRequest, night_id: int, key: str) -> HttpResponse:
+    night = night_for(request, night_id, PLAYER, scoresheet=False)
+    landed = games.started_with(night=night, key=key)
     if landed is not None:
-        return game_views.finish(request, session_id, landed.pk)
+        return game_views.finish(request, night_id, landed.pk)
     if request.method == "POST":
-        return table_now(request, session, refused=games.never_started(key))
-    game = _stand_in(session)
+        return table_now(request, night, refused=games.never_started(key))
+    game = _stand_in(night)
     context = {
-        "session": session,
+        "night": night,
         "game": game,
         "form": FinishForm(players=game.document["players"]),
         "preview": {"problem": None},

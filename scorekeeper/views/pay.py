@@ -12,7 +12,7 @@ from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Membership, MoneyLine, Player, Transfer
 from scorekeeper.qr import promptpay_svg
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import debts, sessions
+from scorekeeper.services import debts, nights
 
 
 def shown_target(player: Player, viewer: Membership | None) -> str:
@@ -88,7 +88,7 @@ def debt_rows(lines: Iterable[MoneyLine], viewer: Membership | None) -> list[dic
     for debt in lines:
         paid = getattr(debt, "paid_at", None) is not None
         owed = None if paid else pay(debt.payer, debt.payee, debt.baht, viewer)
-        since = debt.session.closed_at if debt.session is not None else None
+        since = debt.night.closed_at if debt.night is not None else None
         rows.append(
             {"debt": debt, "paid": paid, "pay": owed, "changed": changed(debt.payee, since)}
         )
@@ -110,11 +110,11 @@ def transfer_step(request: HtmxHttpRequest, transfer: Transfer) -> str | None:
         elif request.POST.get("uncarry"):
             debts.carry_undo(transfer=transfer, actor=actor)
         elif request.POST.get("undo"):
-            sessions.payment_undo(transfer=transfer, actor=actor)
+            nights.payment_undo(transfer=transfer, actor=actor)
         elif request.POST.get("received"):
-            sessions.payment_receive(transfer=transfer, actor=actor)
+            nights.payment_receive(transfer=transfer, actor=actor)
         else:
-            sessions.payment_record(transfer=transfer, actor=actor)
+            nights.payment_record(transfer=transfer, actor=actor)
     except RuleError as e:
         return error_text(e)
     return None

@@ -52,15 +52,15 @@ from scorekeeper.models import (
     Game,
     Membership,
     MoneyLine,
+    Night,
     Player,
-    Session,
     Transfer,
     payee_name,
 )
 from scorekeeper.rules.dummy_points import Penalty
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import Card
-from scorekeeper.services import debts, group_rules, scoresheet, sessions, settle_up, sums
+from scorekeeper.services import debts, group_rules, nights, scoresheet, settle_up, sums
 from scorekeeper.services.scoresheet import DUMMY, GONG_ZHU
 from scorekeeper.templatetags.score import baht_text, date_text
 from scorekeeper.views import costs, live, pay
@@ -70,7 +70,7 @@ from scorekeeper.views.access import (
     VIEWER,
     game_for,
     group_for,
-    session_for,
+    night_for,
     transfer_for,
 )
 from scorekeeper.views.paging import page_asked
@@ -81,17 +81,17 @@ OPEN_FORMS: dict[str, type[ScoresheetOpenForm]] = {DUMMY: DummyOpenForm, GONG_ZH
 type HandForm = GongZhuHandForm | DummyHandForm
 
 
-def _scoresheet_session(request: HtmxHttpRequest, session_id: int, role: str = VIEWER) -> Session:
-    """Fetch a score-sheet session for this visitor; a Knock Dummy session has no score sheet."""
-    session = session_for(request, session_id, role, scoresheet=True)
-    if not session.is_scoresheet:
+def _scoresheet_night(request: HtmxHttpRequest, night_id: int, role: str = VIEWER) -> Night:
+    """Fetch a score-sheet night for this visitor; a Knock Dummy night has no score sheet."""
+    night = night_for(request, night_id, role, scoresheet=True)
+    if not night.is_scoresheet:
         raise Http404("not a score sheet")
-    return session
+    return night
 
 
-def _scoresheet_game(request: HtmxHttpRequest, session_id: int, game_id: int, role: str) -> Game:
-    game = game_for(request, session_id, game_id, role, scoresheet=True)
-    if not game.session.is_scoresheet:
+def _scoresheet_game(request: HtmxHttpRequest, night_id: int, game_id: int, role: str) -> Game:
+    game = game_for(request, night_id, game_id, role, scoresheet=True)
+    if not game.night.is_scoresheet:
         raise Http404("not a score sheet")
     return game
 
@@ -117,24 +117,24 @@ class Row:
     to_go: int | None  # classic Dummy: the points still missing to the target
 
 
-def target_text(session: Session) -> str:
+def target_text(night: Night) -> str:
     """The target as the table says it: 500, −500, +1,000, ±1,000."""
-    target = session.scoresheet.get("target")
-    if session.ruleset == DUMMY:
+    target = night.scoresheet.get("target")
+    if night.ruleset == DUMMY:
         return f"{int(target):,}"
     sign = {"down": "−", "up": "+", "either": "±"}[target["direction"]]
     return f"{sign}{int(target['points']):,}"
 
 
-def _board(session: Session, state: scoresheet.ScoresheetState, dealer: Player | None) -> list[Row]:
-    money = settle_up.for_money(session)
-    target = int(session.scoresheet["target"]) if session.ruleset == DUMMY else None
+def _board(night: Night, state: scoresheet.ScoresheetState, dealer: Player | None) -> list[Row]:
+    money = settle_up.for_money(night)
+    target = int(night.scoresheet["target"]) if night.ruleset == DUMMY else None
     return [
         Row(
             player=p,
             total=state.totals[p.name],
             money=state.money[p.name] if money else None,
-            baht=session.baht(state.money[p.name]) if money else None,
+            baht=night.baht(state.money[p.name]) if money else None,
             winner=p.name in state.winners,
             pig=p.name in state.pigs,
             deals_next=dealer is not None and dealer.pk == p.pk,
@@ -144,11 +144,11 @@ def _board(session: Session, state: scoresheet.ScoresheetState, dealer: Player |
     ]
 
 
-def _facts(session: Session, hand: Game) -> list[str]:
+def _facts(night: Night, hand: Game) -> list[str]:
     """What the sheet says about a hand beside its scores, in the table's words."""
     doc = hand.document
     facts = [_("%(name)s dealt") % {"name": hand.dealer.name}]
-    if session.ruleset == GONG_ZHU:
+    if night.ruleset == GONG_ZHU:
         try:
             result = scoresheet.hand_result(doc)
         except RuleError:
@@ -219,7 +219,7 @@ def _running(players: list[Player]) -> dict[str, Window]:
 
 
 def _hands(
-    session: Session, players: list[Player], asked: str | None, *, newest_first: bool
+    night: Night, players: list[Player], asked: str | None, *, newest_first: bool
 ) -> tuple[list[dict[str, Any]], Page[int]]:
     """One page of the hands, each with its scores and every player's running total after it.
 
@@ -232,7 +232,7 @@ def _hands(
     last_page_start = (F("hands") - 1) / PER_PAGE * PER_PAGE
     start = Least(Value((page_asked(asked) - 1) * PER_PAGE), last_page_start)
     hands = list(
-        session.games.select_related("dealer")
+        night.games.select_related("dealer")
         .annotate(row=Window(RowNumber(), order_by=order), hands=Window(Count("pk")))
         .annotate(**_running(players))
         .filter(row__gt=start, row__lte=start + PER_PAGE)
@@ -256,55 +256,55 @@ def _hands(
                     }
                     for i, p in enumerate(players)
                 ],
-                "facts": _facts(session, hand),
+                "facts": _facts(night, hand),
             }
         )
     return rows, page
 
 
-def _sheet(session: Session) -> dict[str, Any]:
+def _sheet(night: Night) -> dict[str, Any]:
     """What every page of the sheet shows at its head: the target, the standings, the end."""
-    state = scoresheet.scoresheet_state(session)
+    state = scoresheet.scoresheet_state(night)
     dealer, step = None, 1
-    if session.is_open and not state.ended:
-        dealer, step = scoresheet.next_deal(session, state.players)
+    if night.is_open and not state.ended:
+        dealer, step = scoresheet.next_deal(night, state.players)
     return {
-        "session": session,
-        "gong_zhu": session.ruleset == GONG_ZHU,
-        "money": settle_up.for_money(session),
-        "target": target_text(session),
+        "night": night,
+        "gong_zhu": night.ruleset == GONG_ZHU,
+        "money": settle_up.for_money(night),
+        "target": target_text(night),
         "state": state,
-        "board": _board(session, state, dealer),
+        "board": _board(night, state, dealer),
         "players": state.players,
         "next_dealer": dealer,
         "reversed": step == -1,
-        **_running_settle_up(session, state),
+        **_running_settle_up(night, state),
     }
 
 
-def _running_settle_up(session: Session, state: scoresheet.ScoresheetState) -> dict[str, Any]:
+def _running_settle_up(night: Night, state: scoresheet.ScoresheetState) -> dict[str, Any]:
     """An open Gong Zhu night for money: who would pay whom now, and the fee and rounding that
     assumes (services.sums)."""
-    if not (session.is_open and settle_up.for_money(session)):
+    if not (night.is_open and settle_up.for_money(night)):
         return {"settle_now": []}
-    money = sums.night_sums(session, state.players, state.money, state.money, state.costs)
+    money = sums.night_sums(night, state.players, state.money, state.money, state.costs)
     return {"settle_now": settle_now(money, state.players), **sums_context(money)}
 
 
-def sheet_context(session: Session, page: str | None = None) -> dict[str, Any]:
-    context = _sheet(session)
-    hands, shown = _hands(session, context["players"], page, newest_first=True)
+def sheet_context(night: Night, page: str | None = None) -> dict[str, Any]:
+    context = _sheet(night)
+    hands, shown = _hands(night, context["players"], page, newest_first=True)
     return {**context, "hands": hands, "page": shown}
 
 
-def table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
+def table(request: HtmxHttpRequest, night: Night) -> HttpResponse:
     """Show the score sheet; an htmx poll gets only the sheet, or 204 when nothing changed."""
     return live.polled(
         request,
-        session,
+        night,
         template="scoresheet/table.html",
         part="sheet",
-        context=lambda: sheet_context(session, request.GET.get("page")),
+        context=lambda: sheet_context(night, request.GET.get("page")),
     )
 
 
@@ -322,7 +322,7 @@ def scoresheet_open(request: HtmxHttpRequest, group_id: int, ruleset: str) -> Ht
     form = OPEN_FORMS[ruleset](request.POST or None, initial=sheet_initial(usual, ruleset))
     if request.method == "POST" and form.is_valid():
         try:
-            session = scoresheet.scoresheet_open(
+            night = scoresheet.scoresheet_open(
                 group=group,
                 ruleset=ruleset,
                 players=form.names(),
@@ -336,13 +336,13 @@ def scoresheet_open(request: HtmxHttpRequest, group_id: int, ruleset: str) -> Ht
         except RuleError as e:
             form.add_error(None, error_text(e))
         else:
-            return redirect("table", session_id=session.pk)
+            return redirect("table", night_id=night.pk)
     context = {
         "group": group,
         "form": form,
         "ruleset": ruleset,
         "gong_zhu": ruleset == GONG_ZHU,
-        "title": Session.Ruleset(ruleset).label,
+        "title": Night.Ruleset(ruleset).label,
         "names": list(group.players.order_by("name").values_list("name", flat=True)),
     }
     return render(request, "scoresheet/open.html", context, status=422 if form.errors else 200)
@@ -351,16 +351,16 @@ def scoresheet_open(request: HtmxHttpRequest, group_id: int, ruleset: str) -> Ht
 # -- entering a hand -----------------------------------------------------------------------------
 
 
-def _hand_form(session: Session, players: list[Player], data: Any = None) -> HandForm:
+def _hand_form(night: Night, players: list[Player], data: Any = None) -> HandForm:
     names = [p.name for p in players]
-    if session.ruleset == GONG_ZHU:
+    if night.ruleset == GONG_ZHU:
         return GongZhuHandForm(data, players=names)
-    return DummyHandForm(data, players=names, house=session.scoresheet["house"])
+    return DummyHandForm(data, players=names, house=night.scoresheet["house"])
 
 
-def _preview(session: Session, state: scoresheet.ScoresheetState, form: HandForm) -> dict[str, Any]:
+def _preview(night: Night, state: scoresheet.ScoresheetState, form: HandForm) -> dict[str, Any]:
     """Score what the form says as the next hand, without writing: scores, totals, the end."""
-    if not session.is_open:
+    if not night.is_open:
         return {"problem": _("This night is closed.")}
     if not form.is_bound:
         return {"left": len(Card)} if isinstance(form, GongZhuHandForm) else {}
@@ -369,7 +369,7 @@ def _preview(session: Session, state: scoresheet.ScoresheetState, form: HandForm
             return {"left": len(Card) - form.entered(), "shuan": form.shuan_so_far()}
         return {}
     try:
-        result = scoresheet.hand_preview(session=session, hand=form.hand(), state=state)
+        result = scoresheet.hand_preview(night=night, hand=form.hand(), state=state)
     except RuleError as e:
         return {"problem": error_text(e)}
     detail = result.get("detail", {})
@@ -393,21 +393,21 @@ def _preview(session: Session, state: scoresheet.ScoresheetState, form: HandForm
 
 def _hand_page(
     request: HtmxHttpRequest,
-    session: Session,
+    night: Night,
     state: scoresheet.ScoresheetState,
     form: HandForm,
     status: int = 200,
 ) -> HttpResponse:
-    preview = _preview(session, state, form)
-    context: dict[str, Any] = {"session": session, "form": form, "preview": preview}
+    preview = _preview(night, state, form)
+    context: dict[str, Any] = {"night": night, "form": form, "preview": preview}
     template = "scoresheet/hand_new.html"
     if request.htmx and request.htmx.target == "preview":  # the swap shows the preview alone
         return render(request, template + "#preview", context, status=status)
     context |= {
-        "gong_zhu": session.ruleset == GONG_ZHU,
-        "number": sessions.next_game_number(session),
-        "dealer": scoresheet.next_deal(session, state.players)[0],
-        "target": target_text(session),
+        "gong_zhu": night.ruleset == GONG_ZHU,
+        "number": nights.next_game_number(night),
+        "dealer": scoresheet.next_deal(night, state.players)[0],
+        "target": target_text(night),
     }
     return render(request, template, context, status=status)
 
@@ -419,47 +419,47 @@ def _number(request: HtmxHttpRequest) -> int | None:
 
 
 @require_http_methods(["GET", "POST"])
-def hand_new(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def hand_new(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """Enter the next hand; saving scores it with the engine and updates the standings."""
-    session = _scoresheet_session(request, session_id, PLAYER)
-    if not session.is_open:
-        return redirect("table", session_id=session.pk)
-    state = scoresheet.scoresheet_state(session)
+    night = _scoresheet_night(request, night_id, PLAYER)
+    if not night.is_open:
+        return redirect("table", night_id=night.pk)
+    state = scoresheet.scoresheet_state(night)
     if request.method == "GET" and state.ended:
         messages.warning(request, _("The match is over: close it, or void a hand to go on."))
-        return redirect("table", session_id=session.pk)
-    form = _hand_form(session, state.players, request.POST or None)
+        return redirect("table", night_id=night.pk)
+    form = _hand_form(night, state.players, request.POST or None)
     if request.method == "GET":
-        return _hand_page(request, session, state, form)
+        return _hand_page(request, night, state, form)
     if form.is_valid():
         try:
             scoresheet.hand_record(
-                session=session,
+                night=night,
                 hand=form.hand(),
                 number=_number(request),
                 actor=request.membership,
                 idempotency_key=request.POST.get("idempotency_key"),
             )
         except RuleError as e:
-            if e.code in ("hand-recorded", "session-closed"):  # another phone was first
+            if e.code in ("hand-recorded", "night-closed"):  # another phone was first
                 messages.warning(request, error_text(e))
-                return redirect("table", session_id=session.pk)
+                return redirect("table", night_id=night.pk)
             field = form.field_for(e)
             form.add_error(field if field in form.fields else None, error_text(e))
             state = scoresheet.scoresheet_state(
-                session
+                night
             )  # the save read the match afresh: so does the preview
         else:
-            return redirect("table", session_id=session.pk)
-    return _hand_page(request, session, state, form, status=422)
+            return redirect("table", night_id=night.pk)
+    return _hand_page(request, night, state, form, status=422)
 
 
 @require_POST
-def hand_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def hand_preview(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """Score the hand form as it is filled in; writes nothing."""
-    session = _scoresheet_session(request, session_id, PLAYER)
-    state = scoresheet.scoresheet_state(session)
-    return _hand_page(request, session, state, _hand_form(session, state.players, request.POST))
+    night = _scoresheet_night(request, night_id, PLAYER)
+    state = scoresheet.scoresheet_state(night)
+    return _hand_page(request, night, state, _hand_form(night, state.players, request.POST))
 
 
 # -- one hand ------------------------------------------------------------------------------------
@@ -471,7 +471,7 @@ def _penalties(count: dict[str, Any]) -> list[str]:
     ]
 
 
-def _hand_rows(session: Session, hand: Game) -> list[dict[str, Any]]:
+def _hand_rows(night: Night, hand: Game) -> list[dict[str, Any]]:
     doc = hand.document
     try:
         result = scoresheet.hand_result(doc)
@@ -481,7 +481,7 @@ def _hand_rows(session: Session, hand: Game) -> list[dict[str, Any]]:
     rows = []
     for name in doc["players"]:
         row: dict[str, Any] = {"player": name, "score": (hand.scores or {}).get(name, 0)}
-        if session.ruleset == GONG_ZHU:
+        if night.ruleset == GONG_ZHU:
             cards = doc["captured"].get(name, [])
             row["cards"] = [Card(c).label for c in cards]
         else:
@@ -495,21 +495,21 @@ def _hand_rows(session: Session, hand: Game) -> list[dict[str, Any]]:
 
 
 @require_GET
-def hand(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+def hand(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
     """One hand as recorded: what each player took or counted, and what the engine made of it."""
-    game = _scoresheet_game(request, session_id, game_id, VIEWER)
-    session = game.session
+    game = _scoresheet_game(request, night_id, game_id, VIEWER)
+    night = game.night
     doc = game.document
     result: dict[str, Any] = {}
     with contextlib.suppress(RuleError):
         result = scoresheet.hand_result(doc)
     knock = doc.get("knock")
     context = {
-        "session": session,
+        "night": night,
         "game": game,
-        "gong_zhu": session.ruleset == GONG_ZHU,
-        "rows": _hand_rows(session, game),
-        "facts": _facts(session, game),
+        "gong_zhu": night.ruleset == GONG_ZHU,
+        "rows": _hand_rows(night, game),
+        "facts": _facts(night, game),
         "knock_kind": KIND_LABELS.get(knock["kind"]) if knock else None,
         "result": result,
         "missing": _card_label(result.get("missing")),
@@ -519,9 +519,9 @@ def hand(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRespons
 
 
 @require_http_methods(["GET", "POST"])
-def hand_void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpResponse:
+def hand_void(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
     """Ask, then void: the hand's scores come off the totals; it stays on the sheet, struck out."""
-    game = _scoresheet_game(request, session_id, game_id, HOST)
+    game = _scoresheet_game(request, night_id, game_id, HOST)
     if request.method == "POST":
         try:
             scoresheet.hand_void(
@@ -532,8 +532,8 @@ def hand_void(request: HtmxHttpRequest, session_id: int, game_id: int) -> HttpRe
         except RuleError as e:
             if e.code != "voided-twice":  # a second tap needs no word
                 messages.warning(request, error_text(e))
-        return redirect("scoresheet-hand", session_id=session_id, game_id=game.pk)
-    return render(request, "scoresheet/void.html", {"session": game.session, "game": game})
+        return redirect("scoresheet-hand", night_id=night_id, game_id=game.pk)
+    return render(request, "scoresheet/void.html", {"night": game.night, "game": game})
 
 
 # -- the end of the night ------------------------------------------------------------------------
@@ -550,7 +550,7 @@ def settle_now(money: sums.Sums, players: list[Player]) -> list[dict[str, Any]]:
     ]
 
 
-def transfer_rows(session: Session) -> list[dict[str, Any]]:
+def transfer_rows(night: Night) -> list[dict[str, Any]]:
     """Who pays whom, each paid or not by the payment line that stands (not reversed), with who
     tapped "paid" and when; or carried to next time, with who tapped and
     whether the debt was paid since. One statement."""
@@ -564,7 +564,7 @@ def transfer_rows(session: Session) -> list[dict[str, Any]]:
         carried__transfer=OuterRef("pk"), item=MoneyLine.Item.SETTLE
     )
     transfers = (
-        session.transfers.select_related("payer", "payee", "received_by")
+        night.transfers.select_related("payer", "payee", "received_by")
         .annotate(
             paid_at=Subquery(standing.values("recorded_at")[:1]),
             paid_by=Subquery(standing.values("by__name")[:1]),
@@ -593,31 +593,31 @@ def transfer_rows(session: Session) -> list[dict[str, Any]]:
 
 
 def settle_context(
-    session: Session, viewer: Membership | None = None, *, with_sums: bool = False
+    night: Night, viewer: Membership | None = None, *, with_sums: bool = False
 ) -> dict[str, Any]:
     """The end of the match; `with_sums`: each player's sum of a closed night for money too."""
-    context = _sheet(session)
+    context = _sheet(night)
     # Only scoresheet_close makes transfers, and only for Gong Zhu played for money.
-    rows = transfer_rows(session) if context["money"] and not session.is_open else []
+    rows = transfer_rows(night) if context["money"] and not night.is_open else []
     rows = pay.with_pay(rows, viewer)
     state: scoresheet.ScoresheetState = context["state"]
     pairwise = [
-        {"payer": p.payer, "payee": p.payee, "points": p.points, "baht": session.baht(p.points)}
+        {"payer": p.payer, "payee": p.payee, "points": p.points, "baht": night.baht(p.points)}
         for p in state.pairwise
     ]
-    if with_sums and context["money"] and not session.is_open:  # as the close wrote it
-        money = sums.night_sums(session, state.players, state.money, state.money, state.costs)
+    if with_sums and context["money"] and not night.is_open:  # as the close wrote it
+        money = sums.night_sums(night, state.players, state.money, state.money, state.costs)
         context.update(sums_context(money))
     return {
         **context,
         "transfers": rows,
         "pairwise": pairwise if context["money"] else [],
-        "share": _share_text(session, state, rows, context.get("sums", [])),
+        "share": _share_text(night, state, rows, context.get("sums", [])),
     }
 
 
 def _share_text(
-    session: Session,
+    night: Night,
     state: scoresheet.ScoresheetState,
     rows: list[dict[str, Any]],
     money: list[SumLine],
@@ -625,8 +625,8 @@ def _share_text(
     """The end of the match as plain text to paste into a LINE chat; for money, each player's
     sum (views.sums) before who pays whom."""
     lines = [
-        f"{_('Scorekeeper')} · {session.group.name} · {date_text(session.started_at)}",
-        f"{session.get_ruleset_display()} · {target_text(session)}",
+        f"{_('Scorekeeper')} · {night.group.name} · {date_text(night.started_at)}",
+        f"{night.get_ruleset_display()} · {target_text(night)}",
     ]
     for p in state.players:
         total = state.totals[p.name]
@@ -647,53 +647,51 @@ def _share_text(
 
 
 @require_http_methods(["GET", "POST"])
-def settle(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def settle(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """The end of the match: close the sheet (the host) and, for Gong Zhu's money, who pays whom."""
-    session = _scoresheet_session(request, session_id)
+    night = _scoresheet_night(request, night_id)
     error, form = None, None
     if request.method == "POST":
-        _scoresheet_session(request, session_id, HOST)  # closing the match is the host's
-        players = scoresheet.scoresheet_state(session).players
+        _scoresheet_night(request, night_id, HOST)  # closing the match is the host's
+        players = scoresheet.scoresheet_state(night).players
         form = SettleForm(request.POST, players=[p.name for p in players])
         # A night for no money closes with nothing to choose; one for money, as the host chose.
-        money = settle_up.for_money(session)
+        money = settle_up.for_money(night)
         try:
             if money and not form.is_valid():
                 error = _("Check the table fee and rounding below.")
             else:
                 choices = form.choices(players) if money else None
-                scoresheet.scoresheet_close(
-                    session=session, choices=choices, actor=request.membership
-                )
+                scoresheet.scoresheet_close(night=night, choices=choices, actor=request.membership)
         except RuleError as e:
-            if e.code != "session-closed":  # a second tap finds it closed: show it so
+            if e.code != "night-closed":  # a second tap finds it closed: show it so
                 error = error_text(e)
         if error is None:
-            return redirect("scoresheet-settle", session_id=session.pk)
+            return redirect("scoresheet-settle", night_id=night.pk)
     context = {
-        **settle_context(session, request.membership, with_sums=True),
+        **settle_context(night, request.membership, with_sums=True),
         "membership": request.membership,
         "error": error,
     }
     players = context["state"].players
     # The group's own rules are where the close starts, their players only if at the table.
-    initial = close_initial(group_rules.usual_of(session.group), players)
+    initial = close_initial(group_rules.usual_of(night.group), players)
     context["form"] = form or SettleForm(players=[p.name for p in players], initial=initial)
     if context["money"]:  # debts carried from earlier nights, beside tonight's transfers
-        context["debts"] = pay.debt_rows(debts.for_night(session), request.membership)
-        context |= costs.context(session, players)  # and the night's costs, fee and rounding
+        context["debts"] = pay.debt_rows(debts.for_night(night), request.membership)
+        context |= costs.context(night, players)  # and the night's costs, fee and rounding
     return render(request, "scoresheet/settle.html", context, status=422 if error else 200)
 
 
 @require_POST
-def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -> HttpResponse:
+def transfer_paid(request: HtmxHttpRequest, night_id: int, transfer_id: int) -> HttpResponse:
     """Mark a Gong Zhu payment made (or undo the mark), as a payment line of the ledger."""
-    transfer = transfer_for(request, session_id, transfer_id, PLAYER, scoresheet=True)
-    session = transfer.session
+    transfer = transfer_for(request, night_id, transfer_id, PLAYER, scoresheet=True)
+    night = transfer.night
     refused = pay.transfer_step(request, transfer)
     if request.htmx:  # the transfers as they are now, and why a refused step was refused
         context = {
-            **settle_context(session, request.membership),
+            **settle_context(night, request.membership),
             "membership": request.membership,
             "refused": refused,
         }
@@ -701,10 +699,10 @@ def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -
         return render(request, "scoresheet/settle.html#transfers", context, status=status)
     if refused:
         messages.warning(request, refused)
-    return redirect("scoresheet-settle", session_id=session_id)
+    return redirect("scoresheet-settle", night_id=night_id)
 
 
-def _chart(session: Session, players: list[Player]) -> tuple[list[str], dict[str, list[int]]]:
+def _chart(night: Night, players: list[Player]) -> tuple[list[str], dict[str, list[int]]]:
     """The totals after the hands that count, at most CHART_POINTS of them, evenly spread.
 
     One statement however long the match: the database keeps the running totals and picks the
@@ -714,7 +712,7 @@ def _chart(session: Session, players: list[Player]) -> tuple[list[str], dict[str
     running = _running(players)
     spread = CHART_POINTS - 1
     points = list(
-        session.games.counted()
+        night.games.counted()
         .annotate(at=Window(RowNumber(), order_by=order) - 1, hands=Window(Count("pk")))
         .annotate(**running)
         # Hand `at` is drawn when at × spread / (hands − 1) passes a whole number.
@@ -728,13 +726,13 @@ def _chart(session: Session, players: list[Player]) -> tuple[list[str], dict[str
 
 
 @require_GET
-def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def history(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """The match as it reads later: the totals after every hand, drawn and listed; the money."""
-    session = _scoresheet_session(request, session_id)
-    context = settle_context(session, request.membership)
+    night = _scoresheet_night(request, night_id)
+    context = settle_context(night, request.membership)
     players = context["players"]
-    hands, page = _hands(session, players, request.GET.get("page"), newest_first=False)
-    labels, running = _chart(session, players)
+    hands, page = _hands(night, players, request.GET.get("page"), newest_first=False)
+    labels, running = _chart(night, players)
     legend = charts.series(running)
     context.update(
         {
@@ -745,7 +743,7 @@ def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             "membership": request.membership,
             # A closed match for money: its table fee, shared costs and rounding, in baht.
             "money_lines": (
-                costs.night_lines(session) if context["money"] and not session.is_open else []
+                costs.night_lines(night) if context["money"] and not night.is_open else []
             ),
         }
     )

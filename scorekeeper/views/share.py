@@ -13,22 +13,22 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper.card import NightCard, card_key, card_png
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Session, ShareLink
+from scorekeeper.models import Night, ShareLink
 from scorekeeper.services import sharing
 from scorekeeper.templatetags.score import baht_text, date_text, signed_baht
 from scorekeeper.views import pay, scoresheet, sums
-from scorekeeper.views.access import HOST, membership_in, session_for
+from scorekeeper.views.access import HOST, membership_in, night_for
 from scorekeeper.views.board import scoreboard
 
 LINE_SHARE = "https://line.me/R/share?text="
 
 
-def night_summary(session: Session) -> dict[str, Any]:
+def night_summary(night: Night) -> dict[str, Any]:
     """What a shared night shows: the nets, who pays whom (fixed once closed, else as it would
     be now), the number of games, and the same as plain text and as a card."""
-    board = scoreboard(session)
-    money = sums.board_sums(session, board)  # each player's money, part by part
-    if session.is_open:
+    board = scoreboard(night)
+    money = sums.board_sums(night, board)  # each player's money, part by part
+    if night.is_open:
         transfers = [
             {**t, "paid": False, "carried": False, "changed": None}
             for t in scoresheet.settle_now(money, [r.player for r in board])
@@ -44,21 +44,21 @@ def night_summary(session: Session) -> dict[str, Any]:
                 # The payee's number changed since the close: everyone is told, here too.
                 "changed": pay.changed(row["transfer"].payee, row["transfer"].created_at),
             }
-            for row in scoresheet.transfer_rows(session)
+            for row in scoresheet.transfer_rows(night)
         ]
     players = {r.player.name: r.player for r in board}
     for t in transfers:  # where the payee is paid, as anyone may read it (an id masked)
         payee = players.get(t["payee"])
         t["promptpay"] = pay.shown_target(payee, None) if payee and payee.promptpay else ""
-    games = session.games.counted().count()
+    games = night.games.counted().count()
     shown = sums.context(money)
     return {
-        "session": session,
+        "night": night,
         "board": board,
         **shown,
         "transfers": transfers,
         "games": games,
-        "share": share_text(session, shown, transfers, games),
+        "share": share_text(night, shown, transfers, games),
     }
 
 
@@ -67,14 +67,14 @@ def _games_text(games: int) -> str:
 
 
 def share_text(
-    session: Session, shown: dict[str, Any], transfers: list[dict[str, Any]], games: int
+    night: Night, shown: dict[str, Any], transfers: list[dict[str, Any]], games: int
 ) -> str:
     """The night as plain text for the group's chat: the date in the Buddhist Era, the games,
     each player's sum (views.sums: the games, costs, fee and rounding, what they pay or
     receive) and who pays whom, in whole baht where they are whole."""
     lines = [
-        f"{_('Scorekeeper')} · {session.group.name}",
-        f"{date_text(session.started_at)} · {_games_text(games)}",
+        f"{_('Scorekeeper')} · {night.group.name}",
+        f"{date_text(night.started_at)} · {_games_text(games)}",
     ]
     lines += [line.text for line in shown["sums"]]
     if shown["sums_assumed"]:
@@ -89,10 +89,10 @@ def share_text(
 
 
 def night_card(context: dict[str, Any]) -> NightCard:
-    session: Session = context["session"]
+    night: Night = context["night"]
     return NightCard(
-        title=session.group.name,
-        date_text=date_text(session.started_at),
+        title=night.group.name,
+        date_text=date_text(night.started_at),
         games_text=_games_text(context["games"]),
         nets_heading=_("What each pays or receives"),
         nets=tuple(
@@ -122,15 +122,15 @@ def _png(request: HtmxHttpRequest, card: NightCard, *, public: bool) -> HttpResp
 
 
 def _open_graph(request: HtmxHttpRequest, context: dict[str, Any], link: ShareLink) -> dict:
-    session: Session = context["session"]
+    night: Night = context["night"]
     url = request.build_absolute_uri(reverse("shared", args=[link.token]))
     nets = ", ".join(f"{line.name} {signed_baht(line.total)} ฿" for line in context["sums"])
     return {
         "og_url": url,
         "og_title": _("%(group)s · %(date)s")
         % {
-            "group": session.group.name,
-            "date": date_text(session.started_at),
+            "group": night.group.name,
+            "date": date_text(night.started_at),
         },  # fmt: skip
         "og_description": " · ".join(
             text for text in (_games_text(context["games"]), nets, context["sums_assumed"]) if text
@@ -140,29 +140,29 @@ def _open_graph(request: HtmxHttpRequest, context: dict[str, Any], link: ShareLi
 
 
 @require_GET
-def summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def summary(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """A clean page of the night, with a button to share it with the group's chat."""
-    session = session_for(request, session_id, scoresheet=False)
-    context = night_summary(session)
+    night = night_for(request, night_id, scoresheet=False)
+    context = night_summary(night)
     if request.membership.may_play:  # a viewer reads; sharing makes a link, which a player may
-        link = sharing.share_link_for(session=session, actor=request.membership)
+        link = sharing.share_link_for(night=night, actor=request.membership)
         context.update(_open_graph(request, context, link))
         context["line_url"] = LINE_SHARE + quote(f"{context['share']}\n{context['og_url']}")
-        context["card_url"] = reverse("summary-card", args=[session.pk])
+        context["card_url"] = reverse("summary-card", args=[night.pk])
         context["link"] = link
     return render(request, "table/summary.html", context)
 
 
 @require_GET
-def card(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def card(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """The night's card, for a member's phone to share as a picture."""
-    session = session_for(request, session_id, scoresheet=False)
-    return _png(request, night_card(night_summary(session)), public=False)
+    night = night_for(request, night_id, scoresheet=False)
+    return _png(request, night_card(night_summary(night)), public=False)
 
 
 def _live(token: str) -> ShareLink:
-    link = get_object_or_404(ShareLink.objects.select_related("session__group"), token=token)
-    if link.revoked_at is not None or link.session.is_scoresheet:
+    link = get_object_or_404(ShareLink.objects.select_related("night__group"), token=token)
+    if link.revoked_at is not None or link.night.is_scoresheet:
         raise Http404("this link was revoked")
     return link
 
@@ -171,24 +171,24 @@ def _live(token: str) -> ShareLink:
 def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The night read-only, for whoever holds the link: no account, no cookies needed."""
     link = _live(token)
-    context = night_summary(link.session)
+    context = night_summary(link.night)
     context.update(_open_graph(request, context, link))
     context["shared"] = True
-    if membership_in(request, link.session.group) is not None:  # a member: the night in full
-        context["member_url"] = reverse("history", args=[link.session_id])
+    if membership_in(request, link.night.group) is not None:  # a member: the night in full
+        context["member_url"] = reverse("history", args=[link.night_id])
     return render(request, "table/summary.html", context)
 
 
 @require_GET
 def shared_card(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The card of a shared night, for a chat's preview."""
-    return _png(request, night_card(night_summary(_live(token).session)), public=True)
+    return _png(request, night_card(night_summary(_live(token).night)), public=True)
 
 
 @require_POST
-def revoke(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def revoke(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """The host revokes the night's share link; the next share makes another."""
-    session = session_for(request, session_id, HOST, scoresheet=False)
-    for link in session.share_links.filter(revoked_at__isnull=True):
+    night = night_for(request, night_id, HOST, scoresheet=False)
+    for link in night.share_links.filter(revoked_at__isnull=True):
         sharing.share_link_revoke(link=link, actor=request.membership)
-    return redirect("summary", session_id=session.pk)
+    return redirect("summary", night_id=night.pk)

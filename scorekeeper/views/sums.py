@@ -9,17 +9,17 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from scorekeeper.models import Session, payee_name
+from scorekeeper.models import Night, payee_name
 from scorekeeper.rules import settle_up as rules
 from scorekeeper.services import sums
 from scorekeeper.templatetags.score import baht_text, signed_baht
 from scorekeeper.views.board import Row
 
 
-def board_sums(session: Session, board: list[Row]) -> sums.Sums:
+def board_sums(night: Night, board: list[Row]) -> sums.Sums:
     """The night's sums for the scoreboard's players, in its order (services.sums)."""
     return sums.night_sums(
-        session,
+        night,
         [row.player for row in board],
         {row.player.name: row.net for row in board},
         {row.player.name: row.balance for row in board},
@@ -91,7 +91,7 @@ def assumed_text(money: sums.Sums) -> str:
         to = payee_name(choices.fee_to)
         fee = (
             _("table fee %(baht)s ฿ a game from its winner, to %(to)s")
-            if choices.fee_per == Session.FeePer.GAME
+            if choices.fee_per == Night.FeePer.GAME
             else _("table fee %(baht)s ฿ a night from each player, to %(to)s")
         ) % {"baht": baht_text(choices.fee), "to": to}
     else:

@@ -26,11 +26,11 @@ from scorekeeper.forms.games import EventForm
 from scorekeeper.forms.groups import close_initial
 from scorekeeper.forms.table import SeatForm, SettleForm, StartForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import AuditEntry, Event, Game, LedgerLine, Membership, Player, Session
+from scorekeeper.models import AuditEntry, Event, Game, LedgerLine, Membership, Night, Player
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import debts, games, group_rules, sessions
+from scorekeeper.services import debts, games, group_rules, nights
 from scorekeeper.views import costs, live, pay, scoresheet, sums
-from scorekeeper.views.access import HOST, PLAYER, VIEWER, game_for, session_for, transfer_for
+from scorekeeper.views.access import HOST, PLAYER, VIEWER, game_for, night_for, transfer_for
 from scorekeeper.views.board import Row, scoreboard
 from scorekeeper.views.paging import page_asked
 
@@ -49,26 +49,26 @@ HISTORY_PAGE = 50  # games a history page lists: a night of thousands reads in p
 CHART_POINTS = 120  # the running balance draws as well with 120 points as with 10,000
 
 
-def _shown_games(session: Session) -> list[Game]:
+def _shown_games(night: Night) -> list[Game]:
     """The latest games, and any still in play or waiting for a tie, newest first."""
-    latest = session.games.order_by("-number", "-started_at").values("pk")[:SHOWN_GAMES]
+    latest = night.games.order_by("-number", "-started_at").values("pk")[:SHOWN_GAMES]
     open_ = [Game.Status.IN_PLAY, Game.Status.PENDING_TIE]
     return list(
-        session.games.filter(Q(pk__in=Subquery(latest)) | Q(status__in=open_))
+        night.games.filter(Q(pk__in=Subquery(latest)) | Q(status__in=open_))
         .select_related("dealer")
         .order_by("-number", "-started_at")
     )
 
 
-def _next_dealer(session: Session, shown: list[Game], board: list[Row]) -> Player | None:
+def _next_dealer(night: Night, shown: list[Game], board: list[Row]) -> Player | None:
     """Who deals next, from the games already fetched (rules 9-11, 16)."""
     last = next((g for g in shown if g.status != Game.Status.VOIDED), None)
     seated = {row.player.pk: row.player for row in board if row.seat is not None}
     try:
         if last is None and shown:  # every shown game voided: the last standing one is older
-            return games.next_dealer(session)
-        dealer = seated.get(games.dealer_after(last, session.first_dealer_id))
-        return dealer or games.next_dealer(session)  # they left the table: ask the service
+            return games.next_dealer(night)
+        dealer = seated.get(games.dealer_after(last, night.first_dealer_id))
+        return dealer or games.next_dealer(night)  # they left the table: ask the service
     except RuleError:
         return None
 
@@ -137,7 +137,7 @@ class Undo:
     until: datetime
 
 
-def _undo(session: Session, shown: list[Game], membership: Membership | None) -> Undo | None:
+def _undo(night: Night, shown: list[Game], membership: Membership | None) -> Undo | None:
     """The last game, if its result was saved under a minute ago by this visitor or they host."""
     last = shown[0] if shown else None
     if last is None or membership is None or not membership.may_play:
@@ -152,24 +152,24 @@ def _undo(session: Session, shown: list[Game], membership: Membership | None) ->
     return Undo(last, until)
 
 
-def table_context(session: Session, membership: Membership | None = None) -> dict[str, Any]:
-    board = scoreboard(session)
+def table_context(night: Night, membership: Membership | None = None) -> dict[str, Any]:
+    board = scoreboard(night)
     players = [row.player for row in board]
-    shown = _shown_games(session)
+    shown = _shown_games(night)
     in_play = next((g for g in shown if g.status == Game.Status.IN_PLAY), None)
     pending = [g for g in shown if g.status == Game.Status.PENDING_TIE]
     next_dealer = None
-    if session.is_open and in_play is None:
-        next_dealer = _next_dealer(session, shown, board)
-    nets = LedgerLine.objects.game_nets(session, games=[g.pk for g in shown])
+    if night.is_open and in_play is None:
+        next_dealer = _next_dealer(night, shown, board)
+    nets = LedgerLine.objects.game_nets(night, games=[g.pk for g in shown])
     return {
-        "session": session,
+        "night": night,
         "board": board,
         "in_play": in_play,
         "play_events": _played_events(in_play) if in_play is not None else [],
-        "undo": _undo(session, shown, membership) if session.is_open else None,
+        "undo": _undo(night, shown, membership) if night.is_open else None,
         "pending": pending,
-        **_running(session, board),
+        **_running(night, board),
         "next_dealer": next_dealer,
         "games": [
             {"game": g, "nets": [nets.get(g.pk, {}).get(p.pk, 0) for p in players]} for g in shown
@@ -178,15 +178,15 @@ def table_context(session: Session, membership: Membership | None = None) -> dic
         "players": players,
         "start_form": StartForm(initial={"fool_swap": True, "number": _next_number(shown)}),
         "event_types": EVENT_CHOICES,
-        **_costs_now(session, board, membership),
+        **_costs_now(night, board, membership),
     }
 
 
-def _running(session: Session, board: list[Row]) -> dict[str, Any]:
+def _running(night: Night, board: list[Row]) -> dict[str, Any]:
     """An open night: who would pay whom now, and the fee and rounding that assumes."""
-    if not session.is_open:
+    if not night.is_open:
         return {"settle_now": []}
-    money = sums.board_sums(session, board)
+    money = sums.board_sums(night, board)
     players = [row.player for row in board]
     return {
         "settle_now": scoresheet.settle_now(money, players),
@@ -194,10 +194,10 @@ def _running(session: Session, board: list[Row]) -> dict[str, Any]:
     }
 
 
-def _costs_now(session: Session, board: list[Row], membership: Membership | None) -> dict[str, Any]:
+def _costs_now(night: Night, board: list[Row], membership: Membership | None) -> dict[str, Any]:
     """An open night's shared costs that stand, and the form to add one at the table: paid by
     this phone's own player if it claimed one, shared by everyone seated now."""
-    if not session.is_open:
+    if not night.is_open:
         return {}
     own = membership.player_id if membership is not None else None
     form = CostForm(
@@ -208,23 +208,23 @@ def _costs_now(session: Session, board: list[Row], membership: Membership | None
     )
     # Every standing cost has a share someone owes: without one, no list to read.
     shared = any(row.shares_costs for row in board)
-    return {"cost_form": form, "costs_now": costs.standing_costs(session) if shared else []}
+    return {"cost_form": form, "costs_now": costs.standing_costs(night) if shared else []}
 
 
 @require_GET
-def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def table(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """Show the table; an htmx poll gets only the live part, or 204 when nothing changed."""
-    session = session_for(request, session_id)
-    if session.is_scoresheet:  # classic Dummy and Gong Zhu keep a score sheet, not a ledger
-        return scoresheet.table(request, session)
+    night = night_for(request, night_id)
+    if night.is_scoresheet:  # classic Dummy and Gong Zhu keep a score sheet, not a ledger
+        return scoresheet.table(request, night)
     return live.polled(
         request,
-        session,
-        template="table/session.html",
+        night,
+        template="table/night.html",
         part="live",
         # A poll leaves the cost form as the phone has it: no need to send it (_costs_now.html).
         context=lambda: {
-            **table_context(session, request.membership),
+            **table_context(night, request.membership),
             "poll": bool(request.htmx) and request.htmx.target == "live",
         },
     )
@@ -239,31 +239,31 @@ STALE = (
 
 
 def table_now(
-    request: HtmxHttpRequest, session: Session, refused: RuleError | None = None
+    request: HtmxHttpRequest, night: Night, refused: RuleError | None = None
 ) -> HttpResponse:
     """Answer with the table page as it is now, at the table's address: after an htmx save (the
     round trip of a redirect saved), or, with 409 and the reason, for a write made from a page
     that is out of date: nothing was booked."""
     if refused is not None:
         messages.warning(request, error_text(refused))
-    context = {**table_context(session, request.membership), **live.page_version(request, session)}
-    response = render(request, "table/session.html", context, status=409 if refused else 200)
-    return push_url(response, reverse("table", kwargs={"session_id": session.pk}))
+    context = {**table_context(night, request.membership), **live.page_version(request, night)}
+    response = render(request, "table/night.html", context, status=409 if refused else 200)
+    return push_url(response, reverse("table", kwargs={"night_id": night.pk}))
 
 
-def _back_to_table(request: HtmxHttpRequest, session: Session) -> HttpResponse:
-    url = reverse("table", kwargs={"session_id": session.pk})
+def _back_to_table(request: HtmxHttpRequest, night: Night) -> HttpResponse:
+    url = reverse("table", kwargs={"night_id": night.pk})
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @require_POST
-def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    session = session_for(request, session_id, PLAYER, scoresheet=False)
+def game_start(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
+    night = night_for(request, night_id, PLAYER, scoresheet=False)
     form = StartForm(request.POST)
     if form.is_valid():
         try:
             games.game_start(
-                session=session,
+                night=night,
                 fool_swap=form.cleaned_data["fool_swap"],
                 head_color=form.cleaned_data["head_color"] or None,
                 number=form.cleaned_data["number"],
@@ -272,58 +272,58 @@ def game_start(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             )
         except RuleError as e:
             if e.code in STALE:
-                return table_now(request, session, refused=e)
+                return table_now(request, night, refused=e)
             form.add_error(None, error_text(e))
         else:
-            return _back_to_table(request, session)
+            return _back_to_table(request, night)
     # Only a refusal shows the table again: read it after the attempt, as it now stands.
     context = {
-        **table_context(session, request.membership),
-        **live.page_version(request, session),
+        **table_context(night, request.membership),
+        **live.page_version(request, night),
         "start_form": form,
     }
-    return render(request, "table/session.html", context, status=422)
+    return render(request, "table/night.html", context, status=422)
 
 
 @require_POST
-def cost_add(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def cost_add(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """Add a shared cost from the table while games go on (ค่าใช้จ่ายร่วม): back at the table,
     its running settle-up showing it; a refusal shows the form again as typed, with why."""
-    session = session_for(request, session_id, PLAYER, scoresheet=False)
-    form = costs.cost_form(request, session)
-    refused = costs.cost_save(request, session, form) if form.is_valid() else None
+    night = night_for(request, night_id, PLAYER, scoresheet=False)
+    form = costs.cost_form(request, night)
+    refused = costs.cost_save(request, night, form) if form.is_valid() else None
     if form.is_valid():
         if request.htmx:  # the table as it now is, in place: no round trip of a redirect
-            context = table_context(session, request.membership)
-            context.update(live.page_version(request, session))
-            return render(request, "table/session.html#live", context)
-        return redirect("table", session_id=session.pk)
-    if refused is not None and refused.code == "session-closed":  # no form to show it in
+            context = table_context(night, request.membership)
+            context.update(live.page_version(request, night))
+            return render(request, "table/night.html#live", context)
+        return redirect("table", night_id=night.pk)
+    if refused is not None and refused.code == "night-closed":  # no form to show it in
         messages.warning(request, error_text(refused))
-        return _back_to_table(request, session)
+        return _back_to_table(request, night)
     context = {
-        **table_context(session, request.membership),
-        **live.page_version(request, session),
+        **table_context(night, request.membership),
+        **live.page_version(request, night),
         "cost_form": form,
         "cost_refused": True,
     }
-    template = "table/session.html#live" if request.htmx else "table/session.html"
+    template = "table/night.html#live" if request.htmx else "table/night.html"
     return render(request, template, context, status=422)
 
 
 @require_http_methods(["GET", "POST"])
 def event_add(
-    request: HtmxHttpRequest, session_id: int, game_id: int, event_type: str
+    request: HtmxHttpRequest, night_id: int, game_id: int, event_type: str
 ) -> HttpResponse:
     """Record one immediate event of the game the page names: its lines are paid at once.
 
     Sent from a page that is out of date (the game has ended or was voided since), it is
     refused with 409 and the table as it is: never booked on another game."""
-    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
-    session = game.session
+    game = game_for(request, night_id, game_id, PLAYER, scoresheet=False)
+    night = game.night
     labels = dict(EVENT_CHOICES)
     if event_type not in labels or (request.method == "GET" and game.status != Game.Status.IN_PLAY):
-        return _back_to_table(request, session)
+        return _back_to_table(request, night)
     players = games.seat_order(game) if request.method == "GET" else game.document["players"]
     form = EventForm(request.POST or None, players=players, event_type=event_type)
     if request.method == "POST" and form.is_valid():
@@ -336,26 +336,26 @@ def event_add(
             )
         except RuleError as e:
             if e.code in STALE:
-                return table_now(request, session, refused=e)
+                return table_now(request, night, refused=e)
             form.add_error(None, error_text(e))
         else:
-            return _back_to_table(request, session)
+            return _back_to_table(request, night)
     context = {
-        "session": session,
+        "night": night,
         "game": game,
         "form": form,
         "label": labels[event_type],
-        "back": reverse("table", kwargs={"session_id": session.pk}),
+        "back": reverse("table", kwargs={"night_id": night.pk}),
     }
     return render(request, "table/event.html", context, status=422 if form.errors else 200)
 
 
 @require_POST
 def event_remove(
-    request: HtmxHttpRequest, session_id: int, game_id: int, number: int
+    request: HtmxHttpRequest, night_id: int, game_id: int, number: int
 ) -> HttpResponse:
     """Take back an event entered by mistake: its lines reversed, the game still in play."""
-    game = game_for(request, session_id, game_id, PLAYER, scoresheet=False)
+    game = game_for(request, night_id, game_id, PLAYER, scoresheet=False)
     try:
         games.event_remove(
             game=game,
@@ -364,19 +364,19 @@ def event_remove(
             idempotency_key=request.POST.get("idempotency_key"),
         )
     except RuleError as e:  # taken back by another phone, or the game has a result since
-        return table_now(request, game.session, refused=e)
-    return _back_to_table(request, game.session)
+        return table_now(request, game.night, refused=e)
+    return _back_to_table(request, game.night)
 
 
 @require_http_methods(["GET", "POST"])
-def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def seats(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """Change who sits where between games (or hands: the score sheets seat players too)."""
-    session = session_for(request, session_id, HOST)
+    night = night_for(request, night_id, HOST)
     form = SeatForm(request.POST or None, seats=4)
     if request.method == "POST" and form.is_valid():
         try:
-            sessions.seat_change(
-                session=session,
+            nights.seat_change(
+                night=night,
                 position=form.cleaned_data["position"],
                 player=form.cleaned_data["name"],
                 actor=request.membership,
@@ -384,10 +384,10 @@ def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         except RuleError as e:
             form.add_error(None, error_text(e))
         else:
-            return _back_to_table(request, session)
-    seats = list(session.seats.select_related("player").order_by("since_game", "position"))
+            return _back_to_table(request, night)
+    seats = list(night.seats.select_related("player").order_by("since_game", "position"))
     context = {
-        "session": session,
+        "night": night,
         "form": form,
         "seats": seats,
         "current": sorted((s for s in seats if s.until_game is None), key=lambda s: s.position),
@@ -396,70 +396,70 @@ def seats(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def settle_up(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    """Close the session and show who pays whom; mark each transfer paid as it is made."""
+def settle_up(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
+    """Close the night and show who pays whom; mark each transfer paid as it is made."""
     closing = request.method == "POST"  # closing the night is the host's
-    session = session_for(request, session_id, HOST if closing else VIEWER, scoresheet=False)
-    board = scoreboard(session)
+    night = night_for(request, night_id, HOST if closing else VIEWER, scoresheet=False)
+    board = scoreboard(night)
     players = [row.player for row in board]
     # The group's own rules are where the close starts, their players only if at the table.
-    initial = close_initial(group_rules.usual_of(session.group), players)
+    initial = close_initial(group_rules.usual_of(night.group), players)
     form = SettleForm(request.POST or None, players=[p.name for p in players], initial=initial)
-    if closing and session.is_open and form.is_valid():
+    if closing and night.is_open and form.is_valid():
         choices = form.choices([row.player for row in board])
         try:
-            sessions.session_close(session=session, choices=choices, actor=request.membership)
+            nights.night_close(night=night, choices=choices, actor=request.membership)
         except RuleError as e:
             form.add_error(None, error_text(e))
         else:
-            return redirect("settle", session_id=session.pk)
+            return redirect("settle", night_id=night.pk)
     context = {
-        **_settle_context(session, request.membership, board),
+        **_settle_context(night, request.membership, board),
         # Debts carried from earlier nights, beside tonight's transfers.
-        "debts": pay.debt_rows(debts.for_night(session), request.membership),
+        "debts": pay.debt_rows(debts.for_night(night), request.membership),
         "form": form,
         # Shared costs, the table fee and rounding, in baht.
-        **costs.context(session, [row.player for row in board]),
+        **costs.context(night, [row.player for row in board]),
         # Each player's money part by part, adding up to what they pay or receive.
-        **sums.context(sums.board_sums(session, board)),
+        **sums.context(sums.board_sums(night, board)),
     }
     return render(request, "table/settle.html", context, status=422 if form.errors else 200)
 
 
 def _settle_context(
-    session: Session, viewer: Membership | None, board: list[Row] | None = None
+    night: Night, viewer: Membership | None, board: list[Row] | None = None
 ) -> dict[str, Any]:
-    board = scoreboard(session) if board is None else board
+    board = scoreboard(night) if board is None else board
     # One reader of transfers for both kinds of night, each with how to pay it by PromptPay.
-    rows = pay.with_pay(scoresheet.transfer_rows(session), viewer)
+    rows = pay.with_pay(scoresheet.transfer_rows(night), viewer)
     return {
-        "session": session,
+        "night": night,
         "board": board,
         "transfers": rows,
-        "summary_url": reverse("summary", kwargs={"session_id": session.pk}),  # shared there
+        "summary_url": reverse("summary", kwargs={"night_id": night.pk}),  # shared there
     }
 
 
 @require_POST
-def transfer_paid(request: HtmxHttpRequest, session_id: int, transfer_id: int) -> HttpResponse:
-    transfer = transfer_for(request, session_id, transfer_id, PLAYER, scoresheet=False)
+def transfer_paid(request: HtmxHttpRequest, night_id: int, transfer_id: int) -> HttpResponse:
+    transfer = transfer_for(request, night_id, transfer_id, PLAYER, scoresheet=False)
     refused = pay.transfer_step(request, transfer)
     if request.htmx:  # the transfers as they are now, and why a refused step was refused
-        context = {**_settle_context(transfer.session, request.membership), "refused": refused}
+        context = {**_settle_context(transfer.night, request.membership), "refused": refused}
         status = 409 if refused else 200
         return render(request, "table/settle.html#transfers", context, status=status)
     if refused:
         messages.warning(request, refused)
-    return redirect("settle", session_id=session_id)
+    return redirect("settle", night_id=night_id)
 
 
 @require_GET
-def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def history(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """The night as it reads later: its games in order, a page at a time, and the settle-up."""
-    session = session_for(request, session_id, scoresheet=False)
+    night = night_for(request, night_id, scoresheet=False)
     page = page_asked(request.GET.get("page"))
     start = (page - 1) * HISTORY_PAGE
-    in_order = session.games.order_by("number", "started_at", "pk")
+    in_order = night.games.order_by("number", "started_at", "pk")
     shown = list(
         in_order.select_related("dealer")
         # Every game's count rides on the page's rows: no separate COUNT(*).
@@ -467,7 +467,7 @@ def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     )
     if not shown and page > 1:  # past the last page (a bookmark, a typo): go to the last one
         last = max(1, math.ceil(in_order.count() / HISTORY_PAGE))
-        return redirect(f"{reverse('history', kwargs={'session_id': session.pk})}?page={last}")
+        return redirect(f"{reverse('history', kwargs={'night_id': night.pk})}?page={last}")
     # A subquery, not the ids fetched: with no game an empty list would skip the query, and the
     # page must cost the same statements on the first night as on the longest.
     on_page = in_order.values("pk")[start : start + HISTORY_PAGE]
@@ -477,13 +477,13 @@ def history(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     for event in on_page_events.order_by("game_id", "number"):
         events[event.game_id].append(event)
     pages = math.ceil(shown[0].in_all / HISTORY_PAGE) if shown else 1
-    context = _settle_context(session, request.membership)
+    context = _settle_context(night, request.membership)
     players = sorted((row.player for row in context["board"]), key=lambda p: p.name)
-    labels, running = charts.thinned(*stats.session_running(session, players), most=CHART_POINTS)
+    labels, running = charts.thinned(*stats.night_running(night, players), most=CHART_POINTS)
     legend = charts.series(running)
     context.update(
         {
-            "money_lines": costs.night_lines(session) if not session.is_open else [],
+            "money_lines": costs.night_lines(night) if not night.is_open else [],
             "games": [{"game": g, "events": events[g.pk]} for g in shown],
             "page": page,
             "pages": pages,

@@ -38,7 +38,7 @@
     ).join("");
   }
 
-  // The token of this phone's session as it is now (a page from the service worker's copy may
+  // The token of this phone's night as it is now (a page from the service worker's copy may
   // carry an older one): the cookie, else this page's.
   function csrfToken() {
     const cookie = document.cookie.split("; ").find((c) => c.startsWith("csrftoken="));

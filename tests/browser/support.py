@@ -91,7 +91,7 @@ def add(running: Mapping[str, int], nets: Mapping[str, int]) -> dict[str, int]:
 # -- the screens ---------------------------------------------------------------------------------
 
 
-def open_session(
+def open_night(
     page: Page,
     base_url: str,
     *,
@@ -101,7 +101,7 @@ def open_session(
     point_value: str = "0.5",
     shoot: Any = None,
 ) -> str:
-    """Create a group on the home page and open a sian session in it; return the table's path."""
+    """Create a group on the home page and open a sian night in it; return the table's path."""
     page.goto(base_url + "/")
     expect(page.locator("html")).to_have_attribute("lang", "th")
     if shoot:
@@ -119,7 +119,7 @@ def open_session(
     page.check('input[name="stake_level"][value="sian"]')
     page.fill('input[name="point_value"]', point_value)
     if shoot:
-        shoot("open-session")
+        shoot("open-night")
     page.locator("main form button.primary").click()
     page.wait_for_url(re.compile(r"/s/\d+/$"))
     return page.url.removeprefix(base_url)

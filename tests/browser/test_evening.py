@@ -26,7 +26,7 @@ from tests.browser.support import (
     games_header,
     games_rows,
     open_finish,
-    open_session,
+    open_night,
     radio_values,
     record_event,
     save_result,
@@ -57,7 +57,7 @@ class Evening:
         self.table = ""
 
     def open(self) -> None:
-        self.table = open_session(
+        self.table = open_night(
             self.page, self.base_url, group=GROUP, seats=self.seats, shoot=self.shoot
         )
         self.check_board()

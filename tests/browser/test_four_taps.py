@@ -27,7 +27,7 @@ def in_view(page: Page, target: Locator) -> None:
 def test_an_ordinary_game_takes_four_taps_and_the_points_without_a_scroll(
     page, live_server, screenshot
 ):
-    support.open_session(page, live_server.url, group="วงสี่แตะ", seats=SEATS)
+    support.open_night(page, live_server.url, group="วงสี่แตะ", seats=SEATS)
     taps = 0
 
     def tap(target: Locator) -> None:
@@ -67,20 +67,20 @@ def test_an_ordinary_game_takes_four_taps_and_the_points_without_a_scroll(
     )
     page.evaluate("() => window.scrollTo(0, 0)")  # the preview below may have moved the page
     tap(save)
-    page.wait_for_url(f"**/s/{game.session_id}/")
+    page.wait_for_url(f"**/s/{game.night_id}/")
     game.refresh_from_db()
     assert game.status == Game.Status.SETTLED
     assert game.document["points"] == {losers[0]: 10, losers[1]: -20, losers[2]: 30}
     assert taps == 4  # the sign was a fifth, for a negative hand only
 
     page.go_back()  # back, after the save: the saved game, not an empty form to fill again
-    page.wait_for_url(f"**/s/{game.session_id}/games/{game.pk}/")
+    page.wait_for_url(f"**/s/{game.night_id}/games/{game.pk}/")
     expect(page.locator('input[name^="points_"]')).to_have_count(0)
     expect(page.locator("main")).to_contain_text(losers[2])
 
 
 def test_save_is_disabled_while_it_runs_so_a_double_tap_sends_the_game_once(page, live_server):
-    support.open_session(page, live_server.url, group="วงแตะสองที", seats=SEATS)
+    support.open_night(page, live_server.url, group="วงแตะสองที", seats=SEATS)
     support.start_game(page)
     support.open_finish(page)
     game = Game.objects.get(status=Game.Status.IN_PLAY)
@@ -98,9 +98,9 @@ def test_save_is_disabled_while_it_runs_so_a_double_tap_sends_the_game_once(page
         disabled.append(save.is_disabled())  # as the save leaves the phone
         route.continue_()
 
-    page.route(f"**/s/{game.session_id}/games/{game.pk}/finish", sent)
+    page.route(f"**/s/{game.night_id}/games/{game.pk}/finish", sent)
     save.dblclick()
-    page.wait_for_url(f"**/s/{game.session_id}/")
+    page.wait_for_url(f"**/s/{game.night_id}/")
     expect(page.locator("form.start")).to_be_visible()  # the table, after the save
     assert disabled == [True]  # one save sent, Save disabled while it ran
     game.refresh_from_db()
@@ -148,7 +148,7 @@ def keyboard_opens(page: Page, focused: Locator) -> tuple[float, float]:
 
 
 def number_pad_leaves_save_in_view(page: Page, live_server) -> None:
-    support.open_session(page, live_server.url, group="วงแป้นตัวเลข", seats=SEATS)
+    support.open_night(page, live_server.url, group="วงแป้นตัวเลข", seats=SEATS)
     page.locator("form.start button.primary").click()
     page.locator('#live a[href$="/finish"]').click()
     knocker, *losers = SEATS
@@ -172,7 +172,7 @@ def number_pad_leaves_save_in_view(page: Page, live_server) -> None:
     assert hit, "something covers Save"
     save.click()  # tapped where it is, no scroll first
     game = Game.objects.get()
-    page.wait_for_url(f"**/s/{game.session_id}/")
+    page.wait_for_url(f"**/s/{game.night_id}/")
     game.refresh_from_db()
     assert game.status == Game.Status.SETTLED
     assert game.document["points"] == {losers[0]: 25, losers[1]: 15, losers[2]: 35}

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from scorekeeper.models import AuditEntry, Game, Session
+from scorekeeper.models import AuditEntry, Game, Night
 from scorekeeper.services import games
 from tests.browser import support
 from tests.browser.conftest import open_page
@@ -33,7 +33,7 @@ def test_a_game_entered_offline_is_kept_and_recorded_once_when_the_connection_re
     browser, live_server, screenshot
 ):
     with open_page(browser, "offline-game") as page:
-        table = support.open_session(page, live_server.url, group="วงไม่มีสัญญาณ", seats=SEATS)
+        table = support.open_night(page, live_server.url, group="วงไม่มีสัญญาณ", seats=SEATS)
         controlled_by_worker(page)
         support.start_game(page)
         support.open_finish(page)
@@ -66,13 +66,13 @@ def test_a_game_entered_offline_is_kept_and_recorded_once_when_the_connection_re
 
 def test_history_opens_from_the_phone_without_a_connection(browser, live_server, screenshot):
     with open_page(browser, "offline-history") as page:
-        table = support.open_session(page, live_server.url, group="วงประวัติ", seats=SEATS)
-        session = Session.objects.get(group__name="วงประวัติ")
-        history = f"/s/{session.pk}/history"
+        table = support.open_night(page, live_server.url, group="วงประวัติ", seats=SEATS)
+        night = Night.objects.get(group__name="วงประวัติ")
+        history = f"/s/{night.pk}/history"
         controlled_by_worker(page)
         page.goto(live_server.url + history)  # viewed once: the phone keeps a copy
         expect(page.locator("h1")).to_be_visible()
-        first = games.game_start(session=session)  # the table goes on while this phone is away
+        first = games.game_start(night=night)  # the table goes on while this phone is away
         games.game_finish(
             game=first,
             outcome={
@@ -86,7 +86,7 @@ def test_history_opens_from_the_phone_without_a_connection(browser, live_server,
         expect(page.locator("#offline")).to_be_visible()
         assert page.locator("article.game").count() == 0  # the copy kept, from before game 1
         screenshot("offline-history", page)
-        unseen = page.goto(live_server.url + f"/s/{session.pk}/summary")  # never opened here
+        unseen = page.goto(live_server.url + f"/s/{night.pk}/summary")  # never opened here
         assert unseen is not None and unseen.from_service_worker
         expect(page.locator("h1")).to_have_text("ไม่มีสัญญาณ")
         page.context.set_offline(False)
@@ -100,7 +100,7 @@ def test_a_whole_game_entered_offline_lands_once_and_in_order(browser, live_serv
     """Started, an event, ended, all without a connection: the start's key made on the phone
     names the game until the server has given it an id."""
     with open_page(browser, "offline-whole-game") as page:
-        table = support.open_session(page, live_server.url, group="วงในป่า", seats=SEATS)
+        table = support.open_night(page, live_server.url, group="วงในป่า", seats=SEATS)
         controlled_by_worker(page)
         page.reload()  # the pages of a game started here are kept once the worker controls
         page.wait_for_function("() => localStorage.getItem('scorekeeper-warmed') !== null")
@@ -157,7 +157,7 @@ def test_a_start_sent_as_the_connection_fails_is_kept_and_sent_again(browser, wi
     answers 503: the start is kept, with the key of the page that sent it, and sent when the
     connection is back; its game is the one the phone goes on entering."""
     with open_page(browser, f"offline-{failure}", server_errors=False) as page:
-        table = support.open_session(page, wifi.url, group=f"วงเน็ต{failure}", seats=SEATS)
+        table = support.open_night(page, wifi.url, group=f"วงเน็ต{failure}", seats=SEATS)
         warmed(page)
         sent_key = page.locator('form.start input[name="idempotency_key"]').input_value()
         getattr(wifi, failure)()
@@ -180,7 +180,7 @@ def test_an_entry_refused_when_sent_is_shown_with_the_reason(browser, live_serve
     """Another phone saved the game first: this phone's result is refused, and the phone says
     what it was, what was entered and why, so it can be entered again."""
     with open_page(browser, "offline-refused") as page:
-        support.open_session(page, live_server.url, group="วงสองเครื่อง", seats=SEATS)
+        support.open_night(page, live_server.url, group="วงสองเครื่อง", seats=SEATS)
         controlled_by_worker(page)
         support.start_game(page)
         support.open_finish(page)
@@ -217,7 +217,7 @@ def test_an_entry_refused_when_sent_is_shown_with_the_reason(browser, live_serve
 
 def test_signing_out_clears_the_kept_pages_but_asks_before_leaving_waiting_entries(browser, wifi):
     with open_page(browser, "offline-sign-out", server_errors=False) as page:
-        table = support.open_session(page, wifi.url, group="วงยืมเครื่อง", seats=SEATS)
+        table = support.open_night(page, wifi.url, group="วงยืมเครื่อง", seats=SEATS)
         page.goto(wifi.url + "/accounts/signup")
         page.fill('input[name="username"]', "สมชาย")
         page.fill('input[name="password1"]', "a-long-pass-phrase-9")

@@ -16,7 +16,7 @@ from tests.browser.support import (
     expected_board,
     fill_result,
     open_finish,
-    open_session,
+    open_night,
     record_event,
     save_result,
     start_game,
@@ -50,7 +50,7 @@ def test_the_table_the_finish_form_and_the_settle_up_fit_a_360px_phone(
 ) -> None:
     problems: list[str] = []
     with open_page(browser, "phone-360", viewport=SMALL_PHONE) as page:
-        open_session(page, live_server.url, group="วงเล็ก", seats=PLAYERS)
+        open_night(page, live_server.url, group="วงเล็ก", seats=PLAYERS)
         play(
             page,
             {
@@ -111,7 +111,7 @@ def test_a_game_is_played_and_paid_up_without_javascript(
     browser: Browser, live_server: Any, screenshot: Shoot
 ) -> None:
     with open_page(browser, "no-javascript", java_script_enabled=False) as page:
-        open_session(page, live_server.url, group="วงไม่มีสคริปต์", seats=PLAYERS)
+        open_night(page, live_server.url, group="วงไม่มีสคริปต์", seats=PLAYERS)
         start_game(page)
         order = PLAYERS  # the first game: seat 1 deals, so turn order is seat order
         head = {"type": "head", "player": MAEW}

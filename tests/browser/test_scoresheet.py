@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from scorekeeper.models import Game, MoneyLine, Session
+from scorekeeper.models import Game, MoneyLine, Night
 from scorekeeper.rules import dummy_points_document, gong_zhu, gong_zhu_document
 from scorekeeper.rules.transfers import fewest_transfers
 from tests.browser.conftest import Shoot, open_page
@@ -164,17 +164,17 @@ def test_a_classic_dummy_match_to_100_on_a_phone(
         expect(page.locator("#record-hand")).to_have_count(0)
         problems += fit_problems(page, "scoresheet-dummy-end", screenshot)
 
-        session = Session.objects.get(pk=int(path.split("/")[2]))
-        dealers = [g.dealer.name for g in Game.objects.filter(session=session).order_by("number")]
+        night = Night.objects.get(pk=int(path.split("/")[2]))
+        dealers = [g.dealer.name for g in Game.objects.filter(night=night).order_by("number")]
         assert dealers == [NOK, NOO, NOK]  # หนู's fool turned the deal back round to นก
 
         page.locator('a[href$="/race/settle"]').click()
         page.locator("main form.card button.primary").click()
         page.wait_for_url(re.compile(r"/race/settle$"))
         expect(page.locator("#share")).to_be_visible()
-        session.refresh_from_db()
-        assert not session.is_open
-        assert not session.transfers.exists()
+        night.refresh_from_db()
+        assert not night.is_open
+        assert not night.transfers.exists()
     assert problems == []
 
 
@@ -253,8 +253,8 @@ def test_a_gong_zhu_match_to_minus_150_finds_the_pig_and_settles_the_money(
         expect(page.locator("#transfers li.paid")).to_have_count(1)
         problems += fit_problems(page, "scoresheet-gong-zhu-settle", screenshot)
 
-        session = Session.objects.get(pk=int(path.split("/")[2]))
-        paid = MoneyLine.objects.get(session=session, item=MoneyLine.Item.PAID)
+        night = Night.objects.get(pk=int(path.split("/")[2]))
+        paid = MoneyLine.objects.get(night=night, item=MoneyLine.Item.PAID)
         first = plan[0]
         assert (paid.payer.name, paid.payee.name) == (first.payer, first.payee)
         assert paid.baht == first.amount * TWO_BAHT

@@ -18,7 +18,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from scorekeeper.models import Game, Group, Membership, Session, ShareLink
+from scorekeeper.models import Game, Group, Membership, Night, ShareLink
 from scorekeeper.services import access, games, scoresheet
 from tests.browser import support
 from tests.browser.conftest import Shoot, open_page
@@ -131,16 +131,16 @@ def knock(knocker: str, kind: str, **points: int) -> dict[str, Any]:
     return {"knock": {"player": knocker, "kind": kind}, "points": points}
 
 
-def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Session, Membership]:
+def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Night, Membership]:
     """Open a night on the screens, play a game on them, then fill the night with the services."""
     page = look.page
-    table = support.open_session(page, base_url, group=group_name, seats=SEATS, shoot=look)
-    session = Session.objects.get(pk=int(table.strip("/").split("/")[1]))
-    host = Membership.objects.get(group=session.group, role=Membership.Role.HOST)
+    table = support.open_night(page, base_url, group=group_name, seats=SEATS, shoot=look)
+    night = Night.objects.get(pk=int(table.strip("/").split("/")[1]))
+    host = Membership.objects.get(group=night.group, role=Membership.Role.HOST)
     look("table")
 
     support.start_game(page)
-    in_play = Game.objects.get(session=session, status=Game.Status.IN_PLAY)
+    in_play = Game.objects.get(night=night, status=Game.Status.IN_PLAY)
     for event in EVENTS:
         look.visit(f"{table}games/{in_play.pk}/events/{event}", f"event-{event}")
     page.goto(base_url + table)
@@ -179,14 +179,14 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Sessi
     support.save_result(page)
     expect(page.locator("form.undo")).to_be_visible()
     look("table-saved")
-    formulas = Game.objects.get(session=session, number=1)
+    formulas = Game.objects.get(night=night, number=1)
 
-    settled = games.game_start(session=session, actor=host)
+    settled = games.game_start(night=night, actor=host)
     games.game_finish(game=settled, outcome=knock(MAEW, "normal", นก=10, หนู=20, ปลาทอง=3))
-    voided = games.game_start(session=session, actor=host)
+    voided = games.game_start(night=night, actor=host)
     games.game_finish(game=voided, outcome=knock(PLATHONG, "dark-color", นก=5, หนู=2, แมว=3))
     games.game_void(game=voided, actor=host)
-    tie = games.game_start(session=session, actor=host)
+    tie = games.game_start(night=night, actor=host)
     games.game_finish(game=tie, outcome=knock(NOK, "normal", **{NOO: 10, MAEW: 10, PLATHONG: 25}))
     look.visit(table, "table-tie")
     look.visit(f"{table}games/{tie.pk}/", "game-tie")
@@ -198,7 +198,7 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Sessi
     look.visit(f"{table}seats", "seats")
     look.visit(f"{table}history", "history")
 
-    last = games.game_start(session=session, head_color="red", actor=host)
+    last = games.game_start(night=night, head_color="red", actor=host)
     games.game_finish(game=last, outcome=knock(NOO, "normal", **{NOK: 15, MAEW: -5, PLATHONG: 40}))
     look.visit(f"{table}settle", "settle")
     # A shared cost, entered on the phone: the form opens under its summary.
@@ -229,18 +229,18 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Sessi
     look("settle-carried")
     # Every payee's id saved after the close, read by a member who is none of the players: each
     # id masked, no QR code, and each transfer saying the number changed.
-    session.group.players.update(
+    night.group.players.update(
         promptpay="1111111111119", promptpay_changed_at=timezone.now(), promptpay_changed_by="ต้น"
     )
     Membership.objects.filter(pk=host.pk).update(role=Membership.Role.PLAYER)
     look.visit(f"{table}settle", "settle-masked")
-    look.visit(f"/g/{session.group_id}/", "group-masked")
+    look.visit(f"/g/{night.group_id}/", "group-masked")
     Membership.objects.filter(pk=host.pk).update(role=Membership.Role.HOST)
     look.visit(f"{table}summary", "summary")
     # The share link, as a stranger's phone opens it: each player's sum, part by part.
-    link = ShareLink.objects.get(session=session, revoked_at__isnull=True)
+    link = ShareLink.objects.get(night=night, revoked_at__isnull=True)
     look.visit(f"/n/{link.token}", "shared")
-    return session, host
+    return night, host
 
 
 def score_sheets(look: Look, group: Group, host: Membership) -> None:
@@ -252,7 +252,7 @@ def score_sheets(look: Look, group: Group, host: Membership) -> None:
         look.visit(f"/s/{sheet.pk}/hands/{shown.pk}/", f"{ruleset}-hand")
         look.visit(f"/s/{sheet.pk}/race/history", f"{ruleset}-history")
         if sheet == gong:
-            scoresheet.scoresheet_close(session=gong, actor=host)
+            scoresheet.scoresheet_close(night=gong, actor=host)
         look.visit(f"/s/{sheet.pk}/race/settle", f"{ruleset}-settle")
 
 
@@ -263,8 +263,8 @@ def test_every_screen_fits_a_thai_phone_reads_well_and_passes_axe(
     base = live_server.url
     with open_page(browser, f"screens-{scheme}", color_scheme=scheme) as page:
         look = Look(page, scheme, screenshot)
-        session, host = knock_dummy_night(look, base, f"วงดูจอ {scheme}")
-        group = session.group
+        night, host = knock_dummy_night(look, base, f"วงดูจอ {scheme}")
+        group = night.group
         look.visit(f"/g/{group.pk}/", "group-history")
         page.locator("#rules summary").click()  # the group's own rules, its form opened
         expect(page.locator('#rules input[name="kd-point_value"]')).to_be_visible()

@@ -30,7 +30,7 @@ NO_SHARE_SHEET = "delete Navigator.prototype.share; delete Navigator.prototype.c
 
 def play_one(page, base_url: str) -> str:
     """A night of one game; return the table's path."""
-    table = support.open_session(page, base_url, group="วงแชร์", seats=SEATS)
+    table = support.open_night(page, base_url, group="วงแชร์", seats=SEATS)
     support.start_game(page)
     support.open_finish(page)
     game = Game.objects.get(status=Game.Status.IN_PLAY)

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.models import Game, Session
+from scorekeeper.models import Game, Night
 from scorekeeper.rules import settle_up as money_rules
 from scorekeeper.services import games
 from tests.browser import support
@@ -55,11 +55,11 @@ def expected(players: list[str], events: list[dict], costs: dict[str, Decimal]) 
 def test_a_cost_added_during_a_game_shows_on_both_phones(browser, live_server, screenshot):
     dark = {"color_scheme": "dark"}  # the second phone reads in the dark
     with open_page(browser, "cost-host") as host, open_page(browser, "cost-guest", **dark) as guest:
-        path = support.open_session(host, live_server.url, group="วงค่าข้าว", seats=SEATS)
-        session = Session.objects.get(pk=int(path.strip("/").split("/")[1]))
-        join(guest, live_server.url, session, "มานี")
+        path = support.open_night(host, live_server.url, group="วงค่าข้าว", seats=SEATS)
+        night = Night.objects.get(pk=int(path.strip("/").split("/")[1]))
+        join(guest, live_server.url, night, "มานี")
         support.start_game(host)
-        game = Game.objects.get(session=session, status=Game.Status.IN_PLAY)
+        game = Game.objects.get(night=night, status=Game.Status.IN_PLAY)
         games.event_add(game=game, event=EVENTS[0])  # another phone records the head
         expect(guest.locator("ul.played li")).to_have_count(1, timeout=FOLLOWS_MS)
         expect(host.locator("ul.played li")).to_have_count(1, timeout=FOLLOWS_MS)
@@ -104,11 +104,11 @@ def test_a_cost_added_during_a_game_shows_on_both_phones(browser, live_server, s
             phone.evaluate("window.scrollTo(0, 0)")  # the bar at the top, where it belongs
         screenshot("390-light-table-cost-saved", on=host)
         screenshot("390-dark-table-cost-followed", on=guest)
-        assert session.costs.count() == 1
+        assert night.costs.count() == 1
 
 
 def test_the_game_card_takes_one_tap_to_the_cost_form(page, live_server):
-    support.open_session(page, live_server.url, group="วงค่าน้ำแข็ง", seats=SEATS)
+    support.open_night(page, live_server.url, group="วงค่าน้ำแข็ง", seats=SEATS)
     page.locator("form.start button.primary").click()
     expect(page.locator('#live a[href$="/finish"]')).to_be_visible()
     form = page.locator("#cost-add")

@@ -7,7 +7,7 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.models import Game, Membership, Session
+from scorekeeper.models import Game, Membership, Night
 from scorekeeper.services import access
 from tests.browser import support
 from tests.browser.conftest import open_page
@@ -17,14 +17,14 @@ SEATS = ["สมชาย", "สมศรี", "มานี", "ปิติ"]
 FOLLOWS_MS = 3_000  # a poll every 2 s, and the answer's way back
 
 
-def join(page: Page, base_url: str, session: Session, name: str) -> None:
+def join(page: Page, base_url: str, night: Night, name: str) -> None:
     """The second phone joins by the host's invite link and lands on the night being played."""
-    host = Membership.objects.get(group=session.group, role=Membership.Role.HOST)
-    invite = access.invite_create(group=session.group, role=Membership.Role.PLAYER, by=host)
+    host = Membership.objects.get(group=night.group, role=Membership.Role.HOST)
+    invite = access.invite_create(group=night.group, role=Membership.Role.PLAYER, by=host)
     page.goto(f"{base_url}/join/{invite.token}")
     page.fill('input[name="name"]', name)
     page.locator("main form button.primary").click()
-    page.wait_for_url(f"{base_url}/s/{session.pk}/")
+    page.wait_for_url(f"{base_url}/s/{night.pk}/")
 
 
 def polls(page: Page) -> list[str]:
@@ -49,9 +49,9 @@ def hide(page: Page, hidden: bool) -> None:
 
 def test_a_second_phone_follows_every_save_and_keeps_what_it_is_filling_in(browser, live_server):
     with open_page(browser, "live-host") as host, open_page(browser, "live-guest") as guest:
-        path = support.open_session(host, live_server.url, group="วงสองเครื่อง", seats=SEATS)
-        session = Session.objects.get(pk=int(path.strip("/").split("/")[1]))
-        join(guest, live_server.url, session, "มานี")
+        path = support.open_night(host, live_server.url, group="วงสองเครื่อง", seats=SEATS)
+        night = Night.objects.get(pk=int(path.strip("/").split("/")[1]))
+        join(guest, live_server.url, night, "มานี")
         expect(guest.locator("form.start")).to_be_visible()
 
         support.start_game(host)  # the guest's start panel goes, the game in play comes
@@ -87,9 +87,9 @@ def test_a_second_phone_follows_every_save_and_keeps_what_it_is_filling_in(brows
 
 def test_a_hidden_page_does_not_poll_and_asks_at_once_when_shown(browser, live_server):
     with open_page(browser, "hidden-host") as host, open_page(browser, "hidden-guest") as guest:
-        path = support.open_session(host, live_server.url, group="วงพักจอ", seats=SEATS)
-        session = Session.objects.get(pk=int(path.strip("/").split("/")[1]))
-        join(guest, live_server.url, session, "ปิติ")
+        path = support.open_night(host, live_server.url, group="วงพักจอ", seats=SEATS)
+        night = Night.objects.get(pk=int(path.strip("/").split("/")[1]))
+        join(guest, live_server.url, night, "ปิติ")
         sent = polls(guest)
         guest.wait_for_timeout(2500)
         assert sent, "the table page polls while it is shown"

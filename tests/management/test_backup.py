@@ -32,17 +32,17 @@ import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
 django.setup()
-from scorekeeper.services import access, games, sessions
+from scorekeeper.services import access, games, nights
 
 stop = Path(sys.argv[1])
 group = access.group_create(name="วงทดสอบ")
-table = sessions.session_open(
+table = nights.night_open(
     group=group, players=["สมชาย", "Bee", "Cat", "Dan"], stake_level="sian",
     point_value=Decimal("0.5"),
 )
 played = 0
 while not stop.exists():
-    game = games.game_start(session=table, fool_swap=False)
+    game = games.game_start(night=table, fool_swap=False)
     knocker, *losers = game.document["players"]
     games.event_add(game=game, event={"type": "head", "player": losers[0]})
     games.game_finish(
@@ -119,7 +119,7 @@ def test_a_backup_taken_while_another_process_writes_passes_its_checks_and_audit
     for copy in (tmp_path / "by-command.sqlite3", copies[-1]):
         audit = manage("ledger_audit", database=copy)
         assert audit.returncode == 0, audit.stdout + audit.stderr
-        assert "1 sessions, no problem" in audit.stdout
+        assert "1 nights, no problem" in audit.stdout
 
 
 @sqlite_only

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from scorekeeper.models import Game, LedgerLine, MoneyLine, Session, Standing, Transfer
+from scorekeeper.models import Game, LedgerLine, MoneyLine, Night, Standing, Transfer
 from scorekeeper.services import exports
 from tests.services.test_exports import EVE, SOMCHAI, make_rich_group, without_time_of_export
 
@@ -61,7 +61,7 @@ def write_export(group, path: Path) -> dict:
     return data
 
 
-def session_positions(ids: list[int]) -> dict[int, int]:
+def night_positions(ids: list[int]) -> dict[int, int]:
     return {pk: at for at, pk in enumerate(sorted(ids))}
 
 
@@ -100,34 +100,34 @@ def ledger_there(db: sqlite3.Connection) -> list[tuple]:
 
 
 def standings_here() -> set[tuple]:
-    where = session_positions(list(Session.objects.values_list("pk", flat=True)))
+    where = night_positions(list(Night.objects.values_list("pk", flat=True)))
     return {
-        (where[s.session_id], s.player.name, s.net, s.settled, s.balance)
+        (where[s.night_id], s.player.name, s.net, s.settled, s.balance)
         for s in Standing.objects.select_related("player")
     }
 
 
 def standings_there(db: sqlite3.Connection) -> set[tuple]:
-    where = session_positions([r[0] for r in db.execute("SELECT id FROM scorekeeper_session")])
+    where = night_positions([r[0] for r in db.execute("SELECT id FROM scorekeeper_night")])
     rows = db.execute(
-        """SELECT s.session_id, p.name, s.net, s.settled FROM scorekeeper_standing s
+        """SELECT s.night_id, p.name, s.net, s.settled FROM scorekeeper_standing s
              JOIN scorekeeper_player p ON p.id = s.player_id"""
     )
     return {(where[sid], name, net, settled, net + settled) for sid, name, net, settled in rows}
 
 
 def games_here() -> list[tuple]:
-    where = session_positions(list(Session.objects.values_list("pk", flat=True)))
+    where = night_positions(list(Night.objects.values_list("pk", flat=True)))
     return [
-        (where[g.session_id], g.number, g.status, g.document, g.tie, g.replaces is not None)
+        (where[g.night_id], g.number, g.status, g.document, g.tie, g.replaces is not None)
         for g in Game.objects.order_by("pk")
     ]
 
 
 def games_there(db: sqlite3.Connection) -> list[tuple]:
-    where = session_positions([r[0] for r in db.execute("SELECT id FROM scorekeeper_session")])
+    where = night_positions([r[0] for r in db.execute("SELECT id FROM scorekeeper_night")])
     rows = db.execute(
-        "SELECT session_id, number, status, document, tie, replaces_id FROM scorekeeper_game"
+        "SELECT night_id, number, status, document, tie, replaces_id FROM scorekeeper_game"
         " ORDER BY id"
     )
     return [
@@ -172,7 +172,7 @@ def test_a_group_imported_into_a_fresh_database_comes_back_line_for_line(
     )
     audit = manage("ledger_audit", database=fresh_database)
     assert audit.returncode == 0, audit.stdout + audit.stderr
-    assert "2 sessions, no problem" in audit.stdout
+    assert "2 nights, no problem" in audit.stdout
 
     with sqlite3.connect(fresh_database) as there:
         assert ledger_there(there) == ledger_here()

@@ -10,21 +10,21 @@ from django.db import transaction
 
 from scorekeeper.models import Group, Standing
 from scorekeeper.services import exports
-from tests.services.conftest import make_session
+from tests.services.conftest import make_night
 
 FAKE = "Sat\nsession 99 (Sun): all paid\x1b[2K"
 
 
 @pytest.mark.ledger_broken  # on purpose: the audit must find it
 def test_ledger_audit_writes_a_control_character_in_a_group_name_out(db):
-    night = make_session()
+    night = make_night()
     Group.objects.filter(pk=night.group_id).update(name=FAKE)  # as an old row might hold it
-    Standing.objects.filter(session=night).update(net=5)  # one problem per player to report
+    Standing.objects.filter(night=night).update(net=5)  # one problem per player to report
     out = io.StringIO()
     with pytest.raises(CommandError):
         call_command("ledger_audit", stdout=out)
     lines = out.getvalue().splitlines()
-    assert lines and all(line.startswith(f"session {night.pk} (Sat\\n") for line in lines)
+    assert lines and all(line.startswith(f"night {night.pk} (Sat\\n") for line in lines)
     assert "\x1b" not in out.getvalue()
 
 
@@ -37,7 +37,7 @@ def test_invite_writes_a_control_character_in_a_group_name_out(db):
 
 def test_an_import_refuses_a_name_no_phone_can_show_and_says_so_on_one_line(db, tmp_path):
     with transaction.atomic():  # an export of another instance: this one stays empty
-        data = exports.group_json(group=make_session().group)
+        data = exports.group_json(group=make_night().group)
         transaction.set_rollback(True)
     data["players"][0]["name"] = "Ann\x1b[2K\nimported group 1"
     path = tmp_path / "export.json"

@@ -2,18 +2,18 @@ from decimal import Decimal
 
 import pytest
 
-from scorekeeper.models import Player, Session
-from scorekeeper.services import access, sessions
+from scorekeeper.models import Night, Player
+from scorekeeper.services import access, nights
 
 NAMES = ("Ann", "Bee", "Cat", "Dan")
 
 
-def make_session(
+def make_night(
     names: tuple[str, ...] = NAMES, stake_level: str = "sian", **kwargs: object
-) -> Session:
+) -> Night:
     group = access.group_create(name="วงวันเสาร์")
-    players = [sessions.player_create(group=group, name=n) for n in names]
-    return sessions.session_open(
+    players = [nights.player_create(group=group, name=n) for n in names]
+    return nights.night_open(
         group=group,
         players=players,
         stake_level=stake_level,
@@ -22,15 +22,15 @@ def make_session(
     )
 
 
-def player(session: Session, name: str) -> Player:
-    return Player.objects.get(group=session.group, name=name)
+def player(night: Night, name: str) -> Player:
+    return Player.objects.get(group=night.group, name=name)
 
 
-def nets(session: Session) -> dict[str, int]:
-    return {s.player.name: s.net for s in session.standings.select_related("player")}
+def nets(night: Night) -> dict[str, int]:
+    return {s.player.name: s.net for s in night.standings.select_related("player")}
 
 
 @pytest.fixture
-def table(db: None) -> Session:
+def table(db: None) -> Night:
     """Ann, Bee, Cat and Dan at sian stakes (100/200/300), half a baht a point; Ann deals first."""
-    return make_session()
+    return make_night()

@@ -14,11 +14,11 @@ def test_an_entry_reads_back_with_who_what_when_and_its_key(table):
     device = access.device_create(user_agent="phone")
     host = Membership.objects.create(group=table.group, device=device, role=Membership.Role.HOST)
     before = timezone.now()
-    game = games.game_start(session=table, actor=host, idempotency_key="k-start")
+    game = games.game_start(night=table, actor=host, idempotency_key="k-start")
     games.game_finish(game=game, outcome=KNOCK, actor=host, idempotency_key="k" * 200)
     start, finish = AuditEntry.objects.filter(game=game).order_by("id")
     assert (start.action, start.key, start.detail) == ("game-start", "k-start", {})
-    assert (start.group_id, start.session_id, start.membership, start.device_id) == (
+    assert (start.group_id, start.night_id, start.membership, start.device_id) == (
         table.group_id,
         table.pk,
         host,

@@ -9,7 +9,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scorekeeper.models import AuditEntry, Membership, Player, Session
+from scorekeeper.models import AuditEntry, Membership, Night, Player
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, payments
 from tests.services.conftest import player
@@ -18,14 +18,14 @@ ID = "1-1111-11111-11-9"  # its last digit is its check digit
 MOBILE = "081-234-5678"
 
 
-def joined(table: Session, role: str = Membership.Role.PLAYER, name: str = "") -> Membership:
+def joined(table: Night, role: str = Membership.Role.PLAYER, name: str = "") -> Membership:
     return Membership.objects.create(
         group=table.group, role=role, device=access.device_create(), name=name
     )
 
 
 @pytest.fixture
-def host(table: Session) -> Membership:
+def host(table: Night) -> Membership:
     return joined(table, Membership.Role.HOST, "Host")
 
 

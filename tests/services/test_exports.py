@@ -19,9 +19,9 @@ from scorekeeper.models import (
     LedgerLine,
     Membership,
     MoneyLine,
+    Night,
     Player,
     Seat,
-    Session,
     Standing,
     Tab,
     TabTransfer,
@@ -34,27 +34,27 @@ from scorekeeper.services import (
     exports,
     games,
     group_rules,
-    sessions,
+    nights,
     tabs,
 )
 from scorekeeper.services.debts_audit import tab_audit
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services.ledger_audit import night_audit
 from scorekeeper.services.settle_up import Choices
-from tests.services.conftest import make_session
+from tests.services.conftest import make_night
 from tests.tab_nights import two_way_tab
 
 SOMCHAI, SOMYING, EVE = "สมชาย", "สมหญิง", "อีฟ"
 
 
 def make_rich_group() -> Group:
-    """Two sessions of a Thai group played through the real services, with every kind of row.
+    """Two nights of a Thai group played through the real services, with every kind of row.
 
-    Session 1 (sian): events, a result undone and saved again, a fine, a void and its correction,
+    Night 1 (sian): events, a result undone and saved again, a fine, a void and its correction,
     a tie resolved by the next head card, a seat change, a stock-out, two shared costs (one taken
     back), then closed with a table fee to the house and rounding to 5 baht, paid, one payment
     undone and paid again.
-    Session 2 (custom stakes, a quarter baht a point): a three-way tie resolved by a draw and a
+    Night 2 (custom stakes, a quarter baht a point): a three-way tie resolved by a draw and a
     game still in play with an event and another taken back.
     The group keeps its own rules: custom stakes, a close through สมชาย with a fee to อีฟ and
     rounding สมหญิง carries, and Gong Zhu's target.
@@ -66,16 +66,16 @@ def make_rich_group() -> Group:
     guest = access.invite_join(device=access.device_create(), token=invite.token, name="น้องบี")
 
     def who(name: str) -> Player:
-        return sessions.player_create(group=group, name=name)
+        return nights.player_create(group=group, name=name)
 
-    table = sessions.session_open(
+    table = nights.night_open(
         group=group,
         players=[SOMCHAI, "Bee", SOMYING, "Dan"],
         stake_level="sian",
         point_value=Decimal("0.5"),
         actor=host,
     )
-    first = games.game_start(session=table, actor=host)
+    first = games.game_start(night=table, actor=host)
     games.event_add(game=first, event={"type": "head", "player": "Bee", "close": ["Dan"]})
     games.event_add(game=first, event={"type": "dummy-discard", "player": SOMYING}, actor=guest)
     games.game_finish(
@@ -95,9 +95,9 @@ def make_rich_group() -> Group:
         },
         actor=guest,
     )
-    fined = games.game_start(session=table, actor=host)
+    fined = games.game_start(night=table, actor=host)
     games.event_add(game=fined, event={"type": "fine", "player": "Bee", "reason": "misdeal"})
-    wrong = games.game_start(session=table)
+    wrong = games.game_start(night=table)
     dark_fool = {
         "knock": {"player": "Bee", "kind": "dark"},
         "collected": [SOMCHAI, SOMYING],
@@ -113,7 +113,7 @@ def make_rich_group() -> Group:
         outcome=dark_fool,
         actor=host,
     )
-    tied = games.game_start(session=table)
+    tied = games.game_start(night=table)
     games.game_finish(
         game=tied,
         outcome={
@@ -122,8 +122,8 @@ def make_rich_group() -> Group:
         },
     )
     seats = {s.player.name: s.position for s in table.seats.current().select_related("player")}
-    sessions.seat_change(session=table, position=seats["Dan"], player=who(EVE), actor=host)
-    last = games.game_start(session=table, head_color="red", actor=host)
+    nights.seat_change(night=table, position=seats["Dan"], player=who(EVE), actor=host)
+    last = games.game_start(night=table, head_color="red", actor=host)
     games.game_finish(
         game=last,
         outcome={"points": {SOMCHAI: 40, "Bee": 30, SOMYING: 20, EVE: 10}},
@@ -131,22 +131,22 @@ def make_rich_group() -> Group:
     )
     # Shared costs, one taken back, a table fee to the house and rounding.
     seated = [who(name) for name in (SOMCHAI, "Bee", SOMYING, EVE)]
-    costs.cost_add(session=table, reason="ข้าวมันไก่", baht=Decimal("250.00"), paid_by=who("Bee"),
+    costs.cost_add(night=table, reason="ข้าวมันไก่", baht=Decimal("250.00"), paid_by=who("Bee"),
                    among=seated, actor=guest)  # fmt: skip
-    wrong_cost = costs.cost_add(session=table, reason="เบียร์", baht=Decimal("99.99"),
+    wrong_cost = costs.cost_add(night=table, reason="เบียร์", baht=Decimal("99.99"),
                                 paid_by=who(EVE), among=seated[:2], actor=guest)  # fmt: skip
     costs.cost_remove(cost=wrong_cost, actor=host)
-    settle_up = sessions.session_close(
-        session=table,
+    settle_up = nights.night_close(
+        night=table,
         choices=Choices(fee=Decimal(20), rounding=5, rounding_by=who(SOMYING)),
         actor=host,
     )
     for transfer in settle_up:
-        sessions.payment_record(transfer=transfer, actor=host)
-    sessions.payment_undo(transfer=settle_up[0], actor=host)
-    sessions.payment_record(transfer=settle_up[0], actor=guest)
+        nights.payment_record(transfer=transfer, actor=host)
+    nights.payment_undo(transfer=settle_up[0], actor=host)
+    nights.payment_record(transfer=settle_up[0], actor=guest)
 
-    second = sessions.session_open(
+    second = nights.night_open(
         group=group,
         players=["Bee", "Dan", EVE, SOMCHAI],
         stake_level="custom",
@@ -156,7 +156,7 @@ def make_rich_group() -> Group:
         first_dealer=1,
         actor=guest,
     )
-    three_way = games.game_start(session=second, actor=guest)
+    three_way = games.game_start(night=second, actor=guest)
     games.game_finish(
         game=three_way,
         outcome={
@@ -165,12 +165,12 @@ def make_rich_group() -> Group:
         },
     )
     games.game_resolve_tie(game=three_way, order=[SOMCHAI, "Bee", "Dan"], actor=guest)
-    playing = games.game_start(session=second)
+    playing = games.game_start(night=second)
     games.event_add(game=playing, event={"type": "show-speto", "player": "Bee"})
     games.event_add(game=playing, event={"type": "head", "player": "Dan"})
     games.event_remove(game=playing, number=2, actor=guest)  # a mistake, taken back
     # Carried to next time, paid at the second night, taken back and paid again.
-    sessions.payment_undo(transfer=settle_up[-1], actor=host)
+    nights.payment_undo(transfer=settle_up[-1], actor=host)
     carry = debts.transfer_carry(transfer=settle_up[-1], actor=host)
     debts.debt_settle(debt=carry, night=second, actor=guest)
     debts.debt_settle_undo(debt=carry, actor=guest)
@@ -234,8 +234,8 @@ def test_the_rich_group_has_every_kind_of_row_and_audits_clean(db):
     assert Event.objects.count() == 6
     assert Event.objects.filter(removed_at__isnull=False).count() == 1
     assert AuditEntry.objects.filter(action__in=("game-undo", "event-remove")).count() == 2
-    for session in group.sessions.all():
-        assert session_audit(session) == []
+    for night in group.nights.all():
+        assert night_audit(night) == []
 
 
 # -- CSV ------------------------------------------------------------------------------------------
@@ -245,9 +245,9 @@ def read_csv(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
-def test_a_session_csv_has_a_header_and_one_row_per_ledger_line_with_thai_names_intact(db):
-    table = make_session(names=(SOMCHAI, SOMYING, "Bee", "Dan"), point_value=Decimal("0.3333"))
-    game = games.game_start(session=table)
+def test_a_night_csv_has_a_header_and_one_row_per_ledger_line_with_thai_names_intact(db):
+    table = make_night(names=(SOMCHAI, SOMYING, "Bee", "Dan"), point_value=Decimal("0.3333"))
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "head", "player": SOMYING, "close": ["Dan"]})
     games.game_finish(
         game=game,
@@ -257,10 +257,10 @@ def test_a_session_csv_has_a_header_and_one_row_per_ledger_line_with_thai_names_
         },
     )
     games.game_void(game=game)
-    text = exports.session_csv(session=table)
+    text = exports.night_csv(night=table)
     assert text.splitlines()[0].split(",") == list(exports.CSV_HEADER)
     rows = read_csv(text)
-    lines = list(LedgerLine.objects.for_session(table).select_related("payer", "payee"))
+    lines = list(LedgerLine.objects.for_night(table).select_related("payer", "payee"))
     assert len(rows) == len(lines) > 0
     for row, line in zip(rows, lines, strict=True):
         assert (row["line"], row["payer"], row["payee"]) == (
@@ -281,8 +281,8 @@ def test_a_session_csv_has_a_header_and_one_row_per_ledger_line_with_thai_names_
 
 
 def test_the_baht_column_is_points_times_the_rate_rounded_half_up_to_the_satang(db):
-    table = make_session(point_value=Decimal("0.3333"))
-    game = games.game_start(session=table)
+    table = make_night(point_value=Decimal("0.3333"))
+    game = games.game_start(night=table)
     games.game_finish(
         game=game,
         outcome={
@@ -290,7 +290,7 @@ def test_the_baht_column_is_points_times_the_rate_rounded_half_up_to_the_satang(
             "points": {"Bee": 7, "Cat": 21, "Dan": 35},
         },
     )
-    for row in read_csv(exports.session_csv(session=table)):
+    for row in read_csv(exports.night_csv(night=table)):
         want = (int(row["points"]) * Decimal("0.3333")).quantize(
             Decimal("0.01"), rounding=ROUND_HALF_UP
         )
@@ -298,14 +298,14 @@ def test_the_baht_column_is_points_times_the_rate_rounded_half_up_to_the_satang(
         assert row["baht"] == f"{want}"
 
 
-def test_a_group_csv_holds_the_lines_of_every_session(db):
+def test_a_group_csv_holds_the_lines_of_every_night(db):
     group = make_rich_group()
     rows = read_csv(exports.group_csv(group=group))
     assert len(rows) == LedgerLine.objects.count() + MoneyLine.objects.count()
     assert {row["unit"] for row in rows} == {"points", "baht"}
     fee = next(row for row in rows if row["item"] == "fee")
     assert (fee["payee"], fee["points"], fee["baht"]) == ("เจ้าบ้าน", "", "20.00")
-    assert {row["session"] for row in rows} - {""} == {str(s.pk) for s in group.sessions.all()}
+    assert {row["session"] for row in rows} - {""} == {str(s.pk) for s in group.nights.all()}
     assert [row["item"] for row in rows if not row["session"]] == ["settle"]  # between nights
     assert {row["game status"] for row in rows} >= {"settled", "fined", "voided", ""}
     assert EVE in {row["payee"] for row in rows} | {row["payer"] for row in rows}
@@ -355,10 +355,10 @@ def test_the_json_export_links_by_name_and_position_not_by_database_id(export):
     assert (reversal["amount"], reversal["game"]) == (original["amount"], original["game"])
 
 
-def test_a_session_export_holds_that_session_alone(db):
+def test_a_night_export_holds_that_night_alone(db):
     group = make_rich_group()
-    second = group.sessions.order_by("pk").last()
-    data = exports.session_json(session=second)
+    second = group.nights.order_by("pk").last()
+    data = exports.night_json(night=second)
     assert len(data["sessions"]) == 1
     assert {line["session"] for line in data["lines"]} == {0}
     assert len(data["lines"]) == second.lines.count()
@@ -373,18 +373,18 @@ def test_an_import_into_an_empty_instance_exports_again_unchanged_and_audits_cle
     again = exports.group_json(group=group)
     assert without_time_of_export(again) == without_time_of_export(export)
     assert LedgerLine.objects.count() == len(export["lines"])
-    for session in group.sessions.all():
-        assert session_audit(session) == []
+    for night in group.nights.all():
+        assert night_audit(night) == []
     assert not Membership.objects.filter(device__isnull=False).exists()
 
 
-def test_an_import_of_a_session_export_recreates_that_session(db, export):
+def test_an_import_of_a_night_export_recreates_that_night(db, export):
     with transaction.atomic():
         group = exports.group_import(data=export)
-        data = exports.session_json(session=group.sessions.order_by("pk").first())
+        data = exports.night_json(night=group.nights.order_by("pk").first())
         transaction.set_rollback(True)
     group = exports.group_import(data=data)
-    assert group.sessions.count() == 1
+    assert group.nights.count() == 1
     assert without_time_of_export(exports.group_json(group=group))["lines"] == data["lines"]
 
 
@@ -393,7 +393,7 @@ def counts() -> dict[str, int]:
         Group,
         Player,
         Membership,
-        Session,
+        Night,
         Seat,
         Game,
         Event,
@@ -496,19 +496,19 @@ def test_an_export_outside_any_transaction_reads_one_snapshot_and_says_the_same(
 
 
 def test_a_version_1_export_made_before_the_score_sheet_rename_still_imports(db):
-    """tests/services/data/export-v1.json was written by commit c8ffc3b, whose sessions kept
+    """tests/services/data/export-v1.json was written by commit c8ffc3b, whose nights kept
     their score-sheet settings under "race"."""
     data = json.loads((Path(__file__).parent / "data" / "export-v1.json").read_text())
     assert data["version"] == 1
     group = exports.group_import(data=data)
-    sheet = group.sessions.get(ruleset="gong-zhu")
+    sheet = group.nights.get(ruleset="gong-zhu")
     assert sheet.scoresheet["target"] == {"points": 300, "direction": "down"}
     again = exports.group_json(group=group)
     assert again["version"] == exports.VERSION
     assert [s["scoresheet"] for s in again["sessions"]] == [s["race"] for s in data["sessions"]]
     assert again["lines"] == data["lines"]
-    for session in group.sessions.all():
-        assert session_audit(session) == []
+    for night in group.nights.all():
+        assert night_audit(night) == []
 
 
 def test_a_version_2_export_with_its_settle_up_in_points_imports_in_baht(db):
@@ -518,17 +518,17 @@ def test_a_version_2_export_with_its_settle_up_in_points_imports_in_baht(db):
     data = json.loads((Path(__file__).parent / "data" / "export-v2.json").read_text())
     assert data["version"] == 2
     group = exports.group_import(data=data)
-    first = group.sessions.order_by("pk").first()
+    first = group.nights.order_by("pk").first()
     points = [t["amount"] for t in data["sessions"][0]["transfers"]]
     assert [t.baht for t in first.transfers.order_by("pk")] == [first.baht(p) for p in points]
-    paid_in_points = LedgerLine.objects.filter(session=first, transfer__isnull=False)
-    paid_in_baht = MoneyLine.objects.filter(session=first, item=MoneyLine.Item.PAID)
+    paid_in_points = LedgerLine.objects.filter(night=first, transfer__isnull=False)
+    paid_in_baht = MoneyLine.objects.filter(night=first, item=MoneyLine.Item.PAID)
     assert paid_in_points.count() == paid_in_baht.count() > 0
     assert paid_in_baht.filter(reverses__isnull=False).count() == 2  # undone twice, visibly
     again = exports.group_json(group=group)
     assert again["version"] == exports.VERSION and again["lines"] == data["lines"]
-    for session in group.sessions.all():
-        assert session_audit(session) == []
+    for night in group.nights.all():
+        assert night_audit(night) == []
 
 
 def _first(data: dict, **where: object) -> dict:
@@ -614,8 +614,8 @@ def test_a_name_recorded_with_a_format_character_comes_in_cleaned_and_its_games_
     assert set(group.players.values_list("key", flat=True)) == typed
     # Read by the cleaned names, the nights are the ones exported: documents, lines and all.
     assert without_time_of_export(exports.group_json(group=group)) == without_time_of_export(export)
-    for session in group.sessions.all():
-        assert session_audit(session) == []
+    for night in group.nights.all():
+        assert night_audit(night) == []
     knocks = [g.document["knock"]["player"] for g in Game.objects.exclude(document__knock=None)]
     assert "Bee" in knocks and "B\u200bee" not in knocks
 
@@ -791,8 +791,8 @@ def test_a_settled_tab_round_trips_through_the_json_and_audits_clean(db, tab_exp
     assert not debts.owed(group).exists()  # settled by the tab, as exported
     for tab in Tab.objects.all():
         assert tab_audit(tab) == []
-    for session in group.sessions.all():
-        assert session_audit(session) == []
+    for night in group.nights.all():
+        assert night_audit(night) == []
 
 
 @pytest.mark.parametrize(
@@ -835,5 +835,5 @@ def test_a_version_3_export_made_before_tabs_still_imports(db):
     mine = [{k: v for k, v in m.items() if k not in ("tab", "tab_transfer")}
             for m in again["money_lines"]]  # fmt: skip
     assert mine == data["money_lines"]
-    for session in group.sessions.all():
-        assert session_audit(session) == []
+    for night in group.nights.all():
+        assert night_audit(night) == []

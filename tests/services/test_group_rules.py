@@ -6,13 +6,13 @@ from decimal import Decimal
 import pytest
 from django.utils import translation
 
-from scorekeeper.models import AuditEntry, Group, Membership, Player, Session
+from scorekeeper.models import AuditEntry, Group, Membership, Night, Player
 from scorekeeper.rules.dummy_points import PAGE_HOUSE
-from scorekeeper.services import access, sessions
+from scorekeeper.services import access, nights
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.group_rules import Close, Sheet, Stakes, Usual, group_rules_set, usual_of
 
-DUMMY, GONG_ZHU = Session.Ruleset.DUMMY_POINTS, Session.Ruleset.GONG_ZHU
+DUMMY, GONG_ZHU = Night.Ruleset.DUMMY_POINTS, Night.Ruleset.GONG_ZHU
 DUMMY_HOUSE = {
     name: getattr(PAGE_HOUSE, name)
     for name in ("knock_card_speto_100", "dummy_discard", "head", "head_speto")
@@ -23,7 +23,7 @@ DUMMY_HOUSE = {
 def group(db: None) -> Group:
     group = access.group_create(name="วงวันเสาร์")
     for name in ("Ann", "Bee", "Cat", "Dan", "Eve"):
-        sessions.player_create(group=group, name=name)
+        nights.player_create(group=group, name=name)
     return group
 
 
@@ -134,7 +134,7 @@ def test_rules_a_night_would_refuse_are_refused_and_nothing_is_kept(group, part,
 
 
 def test_a_player_of_another_group_is_refused_as_the_hub(group):
-    stranger = sessions.player_create(group=access.group_create(name="วงอื่น"), name="Zed")
+    stranger = nights.player_create(group=access.group_create(name="วงอื่น"), name="Zed")
     with pytest.raises(ServiceError) as refused:
         group_rules_set(
             group=group, usual=Usual(close=Close(mode="hub", hub=stranger.pk)),

@@ -145,10 +145,10 @@ def test_a_burst_of_join_codes_is_counted_exactly():
 def test_an_idempotency_key_counts_only_in_the_group_it_was_sent_for(db):
     from decimal import Decimal
 
-    from scorekeeper.services import sessions
+    from scorekeeper.services import nights
 
     opened = [
-        sessions.session_open(
+        nights.night_open(
             group=access.group_create(name=name), players=["Ann", "Bee", "Cat", "Dan"],
             stake_level="sian", point_value=Decimal(1), idempotency_key="same-key",
         )

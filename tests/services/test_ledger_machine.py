@@ -24,8 +24,8 @@ from scorekeeper.models import (
     LedgerLine,
     Membership,
     MoneyLine,
+    Night,
     Player,
-    Session,
 )
 from scorekeeper.rules import settle_up as money_rules
 from scorekeeper.rules.errors import RuleError, TieUnresolved
@@ -33,13 +33,13 @@ from scorekeeper.rules.knock_dummy import Game as KnockDummyGame
 from scorekeeper.rules.knock_dummy import Line, Settlement, settle, settle_events
 from scorekeeper.rules.knock_dummy_document import game_from_document
 from scorekeeper.rules.money import baht
-from scorekeeper.services import costs, games, sessions, settle_up, sums
+from scorekeeper.services import costs, games, nights, settle_up, sums
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services.ledger_audit import night_audit
 from scorekeeper.views import share
 from scorekeeper.views.sums import sum_line
 from scorekeeper.views.table import CHART_POINTS, table_context
-from tests.services.conftest import make_session
+from tests.services.conftest import make_night
 
 KINDS = ["normal", "dark", "light-color", "dark-color"]
 EVENT_TYPES = ["head", "speto", "dummy-discard", "full-discard", "show-speto"]
@@ -101,7 +101,7 @@ def amount(figure: str) -> Decimal:
 class NightMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
-        self.table = make_session()
+        self.table = make_night()
         self.host = Membership.objects.create(group=self.table.group, role=Membership.Role.HOST)
         self.newcomers = 0
         self.read_when: tuple[int | None, ...] = ()  # `written` when the pages were last read
@@ -118,7 +118,7 @@ class NightMachine(RuleBasedStateMachine):
     @rule(swap=st.booleans(), color=st.sampled_from([None, "red", "black"]))
     def start(self, swap: bool, color: str | None) -> None:
         self._refused_or_written(
-            lambda: games.game_start(session=self.table, fool_swap=swap, head_color=color)
+            lambda: games.game_start(night=self.table, fool_swap=swap, head_color=color)
         )
 
     @precondition(lambda self: self.table.is_open and self.in_play is not None)
@@ -222,10 +222,10 @@ class NightMachine(RuleBasedStateMachine):
     def seat(self, position: int, newcomer: bool, other: int) -> None:
         if newcomer:
             self.newcomers += 1
-            who = sessions.player_create(group=self.table.group, name=f"New{self.newcomers}")
+            who = nights.player_create(group=self.table.group, name=f"New{self.newcomers}")
         else:
             who = self.table.seats.current().get(position=other).player
-        sessions.seat_change(session=self.table, position=position, player=who)
+        nights.seat_change(night=self.table, position=position, player=who)
 
     @precondition(
         lambda self: (
@@ -235,7 +235,7 @@ class NightMachine(RuleBasedStateMachine):
     )
     @rule(
         fee=st.sampled_from([Decimal(20), Decimal("12.50")]),  # no fee: tests/services
-        per=st.sampled_from([Session.FeePer.GAME, Session.FeePer.GAME, Session.FeePer.NIGHT]),
+        per=st.sampled_from([Night.FeePer.GAME, Night.FeePer.GAME, Night.FeePer.NIGHT]),
         to=st.one_of(st.none(), st.integers(0, 3)),
         rounding=st.sampled_from([0, 5, 10]),
     )
@@ -245,11 +245,11 @@ class NightMachine(RuleBasedStateMachine):
             fee=fee, fee_per=per, fee_to=None if to is None else seated[to], rounding=rounding
         )
         event(f"closed with a fee of {fee} per {per}, rounded to {rounding}")
-        transfers = sessions.session_close(session=self.table, choices=choices)
+        transfers = nights.night_close(night=self.table, choices=choices)
         for transfer in transfers:
-            sessions.payment_record(transfer=transfer)
+            nights.payment_record(transfer=transfer)
         self.table.refresh_from_db()
-        assert self.table.nets_reading == Session.NetsReading.STANDING
+        assert self.table.nets_reading == Night.NetsReading.STANDING
 
     @precondition(
         lambda self: (
@@ -303,7 +303,7 @@ class NightMachine(RuleBasedStateMachine):
         self, paid_by: int, among: list[int], baht: Decimal, back: bool, data: st.DataObject
     ) -> None:
         """A shared cost, or one taken back (one rule: costs are not half of every night)."""
-        standing = MoneyLine.objects.standing().filter(session=self.table, item="cost")
+        standing = MoneyLine.objects.standing().filter(night=self.table, item="cost")
         if back and standing.exists():
             chosen = list(Cost.objects.filter(lines__in=standing).distinct())
             costs.cost_remove(cost=data.draw(st.sampled_from(chosen)))
@@ -312,7 +312,7 @@ class NightMachine(RuleBasedStateMachine):
         seated = [s.player for s in self.table.seats.current().select_related("player")]
         try:
             costs.cost_add(
-                session=self.table, reason="ข้าว", baht=baht, paid_by=seated[paid_by],
+                night=self.table, reason="ข้าว", baht=baht, paid_by=seated[paid_by],
                 among=[seated[i] for i in among],
             )  # fmt: skip
             event("a shared cost")
@@ -322,10 +322,10 @@ class NightMachine(RuleBasedStateMachine):
 
     @precondition(lambda self: not self.table.is_open)
     @rule()
-    def closed_session_refuses_games(self) -> None:
+    def closed_night_refuses_games(self) -> None:
         lines = LedgerLine.objects.count()
         with pytest.raises(ServiceError, match="closed"):
-            games.game_start(session=self.table)
+            games.game_start(night=self.table)
         assert LedgerLine.objects.count() == lines
 
     def _refused_or_written(self, write) -> None:
@@ -338,7 +338,7 @@ class NightMachine(RuleBasedStateMachine):
             assert (LedgerLine.objects.count(), self.table.games.count()) == (lines, events)
 
     @invariant()
-    def the_session_sums_to_zero(self) -> None:
+    def the_night_sums_to_zero(self) -> None:
         assert sum(s.net for s in self.table.standings.all()) == 0
         assert sum(s.settled for s in self.table.standings.all()) == 0
 
@@ -348,8 +348,8 @@ class NightMachine(RuleBasedStateMachine):
 
         One invariant, each game settled once: it runs after every step of every night; the
         sums, the history and the records only after a step that wrote something."""
-        table = Session.objects.get(pk=self.table.pk)
-        assert session_audit(table) == []
+        table = Night.objects.get(pk=self.table.pk)
+        assert night_audit(table) == []
         stored = list(table.games.prefetch_related("events"))
         settled = {g.pk: engine_game(g) for g in stored}
         engine = {g.pk: engine_nets(g, settled[g.pk]) for g in stored}
@@ -395,22 +395,22 @@ class NightMachine(RuleBasedStateMachine):
         self.records_are_the_engines(table, stored, settled, expected)
         self.read_when = written
 
-    def written(self, table: Session) -> tuple[int | None, ...]:
+    def written(self, table: Night) -> tuple[int | None, ...]:
         """The newest line of each ledger and the newest audit entry of the group, in one
         statement: every write adds one, a refused write or a closed night's refusal none."""
         newest = [
             Subquery(rows.filter(**{field: OuterRef("pk")}).order_by("-id").values("id")[:1])
             for rows, field in (
-                (LedgerLine.objects, "session"),
-                (MoneyLine.objects, "session"),
+                (LedgerLine.objects, "night"),
+                (MoneyLine.objects, "night"),
                 (AuditEntry.objects, "group"),
             )
         ]
-        return Session.objects.filter(pk=table.pk).values_list(*newest).get()
+        return Night.objects.filter(pk=table.pk).values_list(*newest).get()
 
     def sums_are_the_engines(
         self,
-        table: Session,
+        table: Night,
         players: list[Player],
         night: settle_up.NightMoney,
         plan: settle_up.Plan,
@@ -434,14 +434,14 @@ class NightMachine(RuleBasedStateMachine):
         assert summary["games"] == sum(g.status != Game.Status.VOIDED for g in table.games.all())
 
     def history_is_the_engines(
-        self, table: Session, counted: list[Game], engine: dict[int, dict[int, int]],
+        self, table: Night, counted: list[Game], engine: dict[int, dict[int, int]],
         expected: Counter[int],
     ) -> None:  # fmt: skip
         """The history pages: the group's list of nights (each player's net and baht, the games
         counted) and the night's running balance, players by name as the page lists them (each
         step a counted game's nets), are the engine's."""
-        listed = stats.group_sessions(table.group)
-        assert [r.session.pk for r in listed] == [table.pk]
+        listed = stats.group_nights(table.group)
+        assert [r.night.pk for r in listed] == [table.pk]
         (night,) = listed
         assert night.games == len(counted)
         want = {pk: (n, baht(n, table.point_value)) for pk, n in expected.items()}
@@ -449,8 +449,8 @@ class NightMachine(RuleBasedStateMachine):
             pk: nb for pk, nb in want.items() if nb[0]
         }
         assert [n for _, n, _ in night.nets] == sorted((n for _, n, _ in night.nets), reverse=True)
-        players = sorted(Player.objects.filter(standings__session=table), key=lambda p: p.name)
-        labels, running = charts.thinned(*stats.session_running(table, players), most=CHART_POINTS)
+        players = sorted(Player.objects.filter(standings__night=table), key=lambda p: p.name)
+        labels, running = charts.thinned(*stats.night_running(table, players), most=CHART_POINTS)
         rows = list(zip(labels, zip(*running.values(), strict=True), strict=True))
         steps = {str(g.number): engine[g.pk] for g in counted}
         so_far: Counter[int] = Counter()
@@ -460,7 +460,7 @@ class NightMachine(RuleBasedStateMachine):
         assert not any(steps.values())  # a game left out paid nothing that stands
 
     def records_are_the_engines(
-        self, table: Session, stored: list[Game], settled: dict[int, Engine], expected: Counter[int]
+        self, table: Night, stored: list[Game], settled: dict[int, Engine], expected: Counter[int]
     ) -> None:
         """A player's record (their page: nights, games, money, knocks, fools, sleeps, head to
         head) is what the engine makes of the stored games. The group has this night alone.
@@ -479,7 +479,7 @@ class NightMachine(RuleBasedStateMachine):
                 g for g in stored if g.status in stats.COUNTED and player.pk in g.seating
             ]  # fmt: skip
             night = baht(expected[player.pk], rate) if played else None
-            assert (record.sessions, record.games) == (int(bool(played)), len(played))
+            assert (record.nights, record.games) == (int(bool(played)), len(played))
             assert (record.net, record.baht) == (
                 (expected[player.pk], night) if night is not None else (0, Decimal(0))
             )
@@ -524,18 +524,18 @@ class NightMachine(RuleBasedStateMachine):
 
     def night_from_scratch(
         self,
-        table: Session,
+        table: Night,
         counted: list[Game],
         engine: dict[int, dict[int, int]],
         balances: Counter[int],
     ) -> settle_up.NightMoney:
         """The settle-up's input from the stored games by the engine (`engine`: each game's
         nets, `balances` their sum) and the stored costs by the rules: none from the ledger."""
-        players = sorted(Player.objects.filter(standings__session=table), key=lambda p: p.name)
+        players = sorted(Player.objects.filter(standings__night=table), key=lambda p: p.name)
         name = {p.pk: p.name for p in players}
         shares = [
             line
-            for cost in Cost.objects.filter(session=table).select_related("paid_by")
+            for cost in Cost.objects.filter(night=table).select_related("paid_by")
             if not MoneyLine.objects.filter(cost=cost, reverses__isnull=False).exists()
             for line in money_rules.shares(
                 cost.baht, cost.paid_by.name, [name[pk] for pk in cost.among], cost.reason

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from scorekeeper.models import Game, Membership, MoneyLine, Player, Session, Tab, Transfer
-from scorekeeper.services import access, costs, debts, games, sessions, tabs
+from scorekeeper.models import Game, Membership, MoneyLine, Night, Player, Tab, Transfer
+from scorekeeper.services import access, costs, debts, games, nights, tabs
 from scorekeeper.services.debts_audit import tab_audit
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services.ledger_audit import night_audit
 from tests.concurrency import race, refused
 from tests.tab_nights import two_way_tab
 
@@ -32,31 +32,31 @@ NAMES = ["Ann", "Bee", "Cat", "Dan"]
 RESULT = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 10, "Cat": 20, "Dan": 30}}
 
 
-def a_night() -> tuple[Membership, Session]:
+def a_night() -> tuple[Membership, Night]:
     """A host, Ann, and her night of four at sian stakes, half a baht a point."""
     group = access.group_create(name="วงวันเสาร์", device=access.device_create(), host_name="Ann")
     assert group.owner is not None
-    night = sessions.session_open(
+    night = nights.night_open(
         group=group, players=NAMES, stake_level="sian", point_value=Decimal("0.5"),
         actor=group.owner,
     )  # fmt: skip
     return group.owner, night
 
 
-def a_game(night: Session, host: Membership) -> Game:
-    game = games.game_start(session=night, actor=host)
+def a_game(night: Night, host: Membership) -> Game:
+    game = games.game_start(night=night, actor=host)
     return games.game_finish(game=game, outcome=RESULT, actor=host)
 
 
-def closed() -> tuple[Membership, Session, list[Transfer]]:
+def closed() -> tuple[Membership, Night, list[Transfer]]:
     host, night = a_night()
     a_game(night, host)
-    return host, night, sessions.session_close(session=night, actor=host)
+    return host, night, nights.night_close(night=night, actor=host)
 
 
-def clean(*nights: Session) -> None:
+def clean(*nights: Night) -> None:
     for night in nights:
-        assert session_audit(night) == []
+        assert night_audit(night) == []
 
 
 def test_writes_on_one_carried_debt_at_once_go_one_after_the_other():
@@ -88,7 +88,7 @@ def test_writes_on_one_carried_debt_at_once_go_one_after_the_other():
     # Two phones marking one debt paid, at a later night and between nights: paid once.
     host, night, transfers = closed()
     debt = debts.transfer_carry(transfer=transfers[0], actor=host)
-    later = sessions.session_open(
+    later = nights.night_open(
         group=night.group, players=NAMES, stake_level="sian", point_value=Decimal(1)
     )
     first, second = race(
@@ -103,17 +103,17 @@ def test_a_transfer_carried_and_marked_paid_at_once_is_one_or_the_other():
     host, night, transfers = closed()
     carried, paid = race(
         lambda: debts.transfer_carry(transfer=transfers[0], actor=host),
-        lambda: sessions.payment_record(transfer=transfers[0], actor=host),
+        lambda: nights.payment_record(transfer=transfers[0], actor=host),
     )
     assert isinstance(carried, MoneyLine) and refused(paid, "pay-carried")
     paid, carried = race(
-        lambda: sessions.payment_record(transfer=transfers[1], actor=host),
+        lambda: nights.payment_record(transfer=transfers[1], actor=host),
         lambda: debts.transfer_carry(transfer=transfers[1], actor=host),
     )
     assert isinstance(paid, MoneyLine) and refused(carried, "carry-paid")
     first, second = race(
-        lambda: sessions.payment_record(transfer=transfers[2], actor=host),
-        lambda: sessions.payment_record(transfer=transfers[2], actor=host),
+        lambda: nights.payment_record(transfer=transfers[2], actor=host),
+        lambda: nights.payment_record(transfer=transfers[2], actor=host),
     )
     assert isinstance(first, MoneyLine) and refused(second, "paid-twice")
     clean(night)
@@ -126,11 +126,11 @@ def test_a_shared_cost_added_or_taken_back_as_the_night_closes_is_settled_or_ref
 
     def beer() -> Any:
         return costs.cost_add(
-            session=night, reason="เบียร์", baht=Decimal(120), paid_by=ann, among=[ann, bee],
+            night=night, reason="เบียร์", baht=Decimal(120), paid_by=ann, among=[ann, bee],
             actor=host,
         )  # fmt: skip
 
-    cost, closing = race(beer, lambda: sessions.session_close(session=night, actor=host))
+    cost, closing = race(beer, lambda: nights.night_close(night=night, actor=host))
     assert cost.pk and isinstance(closing, list)  # the close waited, and settled the cost too
     clean(night)
 
@@ -139,10 +139,10 @@ def test_a_shared_cost_added_or_taken_back_as_the_night_closes_is_settled_or_ref
     ann, bee = (Player.objects.get(group=night.group, name=n) for n in ("Ann", "Bee"))
     cost = beer()
     closing, removed = race(
-        lambda: sessions.session_close(session=night, actor=host),
+        lambda: nights.night_close(night=night, actor=host),
         lambda: costs.cost_remove(cost=cost, actor=host),
     )
-    assert isinstance(closing, list) and refused(removed, "session-closed")
+    assert isinstance(closing, list) and refused(removed, "night-closed")
     clean(night)
 
 
@@ -151,7 +151,7 @@ def test_a_result_taken_back_or_paid_at_the_table_as_the_night_closes_adds_up():
     game = a_game(night, host)
     undone, closing = race(
         lambda: games.game_undo(game=game, actor=host),
-        lambda: sessions.session_close(session=night, actor=host),
+        lambda: nights.night_close(night=night, actor=host),
     )
     assert isinstance(undone, Game) and refused(closing, "games-open")
     clean(night)
@@ -159,17 +159,17 @@ def test_a_result_taken_back_or_paid_at_the_table_as_the_night_closes_adds_up():
     host, night = a_night()
     game = a_game(night, host)
     closing, undone = race(
-        lambda: sessions.session_close(session=night, actor=host),
+        lambda: nights.night_close(night=night, actor=host),
         lambda: games.game_undo(game=game, actor=host),
     )
-    assert isinstance(closing, list) and refused(undone, "session-closed")
+    assert isinstance(closing, list) and refused(undone, "night-closed")
     clean(night)
 
     host, night = a_night()
     game = a_game(night, host)
     handed, closing = race(
         lambda: games.game_paid_at_table(game=game, actor=host),
-        lambda: sessions.session_close(session=night, actor=host),
+        lambda: nights.night_close(night=night, actor=host),
     )
     assert handed and closing == []  # paid at the table: nothing left to settle
     clean(night)
@@ -192,7 +192,7 @@ def a_tab() -> tuple[Membership, list[MoneyLine]]:
 
 
 def tab_clean(host: Membership) -> None:
-    clean(*host.group.sessions.all())
+    clean(*host.group.nights.all())
     for tab in Tab.objects.filter(group=host.group):
         assert tab_audit(tab) == []
 

@@ -6,36 +6,36 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from scorekeeper.models import AuditEntry, Game, LedgerLine, Membership, Session
+from scorekeeper.models import AuditEntry, Game, LedgerLine, Membership, Night
 from scorekeeper.services import games
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services.ledger_audit import night_audit
 from tests.services.conftest import nets
 
 NORMAL = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 10, "Cat": 20, "Dan": 30}}
 
 
-def phone(session: Session, role: str, name: str) -> Membership:
-    return Membership.objects.create(group=session.group, role=role, name=name)
+def phone(night: Night, role: str, name: str) -> Membership:
+    return Membership.objects.create(group=night.group, role=role, name=name)
 
 
 @pytest.fixture
-def bee(table: Session) -> Membership:
+def bee(table: Night) -> Membership:
     return phone(table, Membership.Role.PLAYER, "Bee's phone")
 
 
 @pytest.fixture
-def cat(table: Session) -> Membership:
+def cat(table: Night) -> Membership:
     return phone(table, Membership.Role.PLAYER, "Cat's phone")
 
 
 @pytest.fixture
-def host(table: Session) -> Membership:
+def host(table: Night) -> Membership:
     return phone(table, Membership.Role.HOST, "the host")
 
 
 def test_an_event_taken_back_reverses_its_lines_alone_and_the_game_goes_on(table, bee):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "head", "player": "Bee", "close": ["Dan"]})
     games.event_add(game=game, event={"type": "dummy-discard", "player": "Cat"})
     before = nets(table)
@@ -51,11 +51,11 @@ def test_an_event_taken_back_reverses_its_lines_alone_and_the_game_goes_on(table
     games.event_add(game=game, event={"type": "dummy-discard", "player": "Dan"})
     assert game.events.get(number=3).document["player"] == "Dan"  # a number never used twice
     games.game_finish(game=game, outcome=NORMAL)
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_an_event_taken_back_twice_is_refused_the_second_time(table):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "head", "player": "Bee"})
     games.event_remove(game=game, number=1)
     lines = LedgerLine.objects.count()
@@ -66,7 +66,7 @@ def test_an_event_taken_back_twice_is_refused_the_second_time(table):
 
 
 def test_an_event_of_a_game_with_a_result_is_not_taken_back(table):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "head", "player": "Bee"})
     games.game_finish(game=game, outcome=NORMAL)
     with pytest.raises(ServiceError) as refused:
@@ -75,32 +75,32 @@ def test_an_event_of_a_game_with_a_result_is_not_taken_back(table):
 
 
 def test_a_fine_taken_back_puts_its_game_in_play_again(table):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "fine", "player": "Ann", "reason": "misdeal"})
     games.event_remove(game=game, number=1)
     game.refresh_from_db()
     assert (game.status, game.finished_at) == (Game.Status.IN_PLAY, None)
     assert set(nets(table).values()) == {0}
     games.game_finish(game=game, outcome=NORMAL)
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_a_fine_is_not_taken_back_once_the_next_game_started(table):
-    fined = games.game_start(session=table)
+    fined = games.game_start(night=table)
     games.event_add(game=fined, event={"type": "fine", "player": "Ann", "reason": "misdeal"})
     after_fine = nets(table)
-    games.game_start(session=table)
+    games.game_start(night=table)
     with pytest.raises(ServiceError) as refused:
         games.event_remove(game=fined, number=1)
     assert refused.value.code == "undo-not-last"  # one game in play at a time: void it instead
     fined.refresh_from_db()
     assert fined.status == Game.Status.FINED and not fined.events.get().removed_at
     assert nets(table) == after_fine
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_the_saver_undoes_a_save_and_the_game_is_in_play_with_its_events(table, bee):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "head", "player": "Bee"})
     after_event = nets(table)
     games.game_finish(game=game, outcome=NORMAL, actor=bee)
@@ -113,11 +113,11 @@ def test_the_saver_undoes_a_save_and_the_game_is_in_play_with_its_events(table, 
     entry = AuditEntry.objects.get(action="game-undo")
     assert (entry.membership, entry.detail) == (bee, NORMAL)
     games.game_finish(game=game, outcome={**NORMAL, "points": {"Bee": 5, "Cat": 5, "Dan": 5}})
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_a_host_may_undo_anyone_s_save_but_another_player_may_not(table, bee, cat, host):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.game_finish(game=game, outcome=NORMAL, actor=bee)
     with pytest.raises(ServiceError) as refused:
         games.game_undo(game=game, actor=cat)
@@ -127,7 +127,7 @@ def test_a_host_may_undo_anyone_s_save_but_another_player_may_not(table, bee, ca
 
 
 def test_a_save_older_than_a_minute_is_not_undone(table, bee):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.game_finish(game=game, outcome=NORMAL, actor=bee)
     Game.objects.filter(pk=game.pk).update(
         finished_at=timezone.now() - timedelta(seconds=games.UNDO_SECONDS + 1)
@@ -138,16 +138,16 @@ def test_a_save_older_than_a_minute_is_not_undone(table, bee):
 
 
 def test_a_save_is_not_undone_once_the_next_game_has_started(table, bee):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.game_finish(game=game, outcome=NORMAL, actor=bee)
-    games.game_start(session=table)
+    games.game_start(night=table)
     with pytest.raises(ServiceError) as refused:
         games.game_undo(game=game, actor=bee)
     assert refused.value.code == "undo-not-last"
 
 
 def test_an_undo_sent_twice_lands_once(table, bee):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.game_finish(game=game, outcome=NORMAL, actor=bee)
     games.game_undo(game=game, actor=bee, idempotency_key="undo-1")
     lines = LedgerLine.objects.count()
@@ -157,7 +157,7 @@ def test_an_undo_sent_twice_lands_once(table, bee):
 
 
 def test_a_pending_tie_can_be_undone_too(table, bee):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     tie = {
         "knock": {"player": "Cat", "kind": "normal"},
         "points": {"Ann": 10, "Bee": 10, "Dan": 25},
@@ -167,11 +167,11 @@ def test_a_pending_tie_can_be_undone_too(table, bee):
     games.game_undo(game=game, actor=bee)
     game.refresh_from_db()
     assert (game.status, game.tie) == (Game.Status.IN_PLAY, None)
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_a_game_voided_after_an_event_taken_back_and_an_undo_audits_clean(table, bee):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "head", "player": "Bee"})
     games.event_add(game=game, event={"type": "dummy-discard", "player": "Cat"})
     games.event_remove(game=game, number=2)
@@ -180,4 +180,4 @@ def test_a_game_voided_after_an_event_taken_back_and_an_undo_audits_clean(table,
     games.game_finish(game=game, outcome=NORMAL, actor=bee)
     games.game_void(game=game)  # each line reversed once: none twice (it was a 500 before)
     assert set(nets(table).values()) == {0}
-    assert session_audit(table) == []
+    assert night_audit(table) == []

@@ -11,7 +11,7 @@ KNOCK = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 10, "Ca
 
 
 def test_a_retried_finish_returns_the_game_and_writes_nothing_more(table):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     first = games.game_finish(game=game, outcome=KNOCK, idempotency_key="k1")
     lines, totals = LedgerLine.objects.count(), nets(table)
     again = games.game_finish(game=game, outcome=KNOCK, idempotency_key="k1")
@@ -21,7 +21,7 @@ def test_a_retried_finish_returns_the_game_and_writes_nothing_more(table):
 
 
 def test_a_retried_finish_after_a_void_is_still_the_same_write(table):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.game_finish(game=game, outcome=KNOCK, idempotency_key="k1")
     games.game_void(game=game)
     lines = LedgerLine.objects.count()
@@ -30,7 +30,7 @@ def test_a_retried_finish_after_a_void_is_still_the_same_write(table):
 
 
 def test_another_phones_finish_is_refused_with_who_was_first(table):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.game_finish(game=game, outcome=KNOCK, idempotency_key="mine")
     with pytest.raises(RuleError) as refused:
         games.game_finish(game=game, outcome=KNOCK, idempotency_key="theirs")
@@ -38,7 +38,7 @@ def test_another_phones_finish_is_refused_with_who_was_first(table):
 
 
 def test_a_key_used_for_another_write_is_refused_and_nothing_is_written(table):
-    game = games.game_start(session=table, idempotency_key="k1")
+    game = games.game_start(night=table, idempotency_key="k1")
     with pytest.raises(RuleError) as refused:
         games.game_finish(game=game, outcome=KNOCK, idempotency_key="k1")
     assert refused.value.code == "key-reused"
@@ -50,15 +50,15 @@ def test_a_key_used_for_another_write_is_refused_and_nothing_is_written(table):
 
 def test_a_retried_start_after_its_game_ended_starts_nothing(table):
     """The offline queue sends start then finish again when neither answer came back."""
-    game = games.game_start(session=table, idempotency_key="start")
+    game = games.game_start(night=table, idempotency_key="start")
     games.game_finish(game=game, outcome=KNOCK, idempotency_key="finish")
-    assert games.game_start(session=table, idempotency_key="start").pk == game.pk
+    assert games.game_start(night=table, idempotency_key="start").pk == game.pk
     assert games.game_finish(game=game, outcome=KNOCK, idempotency_key="finish").pk == game.pk
     assert table.games.count() == 1
 
 
 def test_a_retried_event_returns_that_event_even_after_another(table):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     head = games.event_add(game=game, event={"type": "head", "player": "Bee"}, idempotency_key="e1")
     games.event_add(game=game, event={"type": "speto", "player": "Cat"}, idempotency_key="e2")
     again = games.event_add(
@@ -72,7 +72,7 @@ def test_a_retried_event_returns_that_event_even_after_another(table):
 
 @pytest.mark.parametrize("key", ["x" * 65, "nul\x00key", "ก" * 200], ids=["long", "NUL", "Thai"])
 def test_an_unstorable_key_is_kept_by_its_hash_and_still_replays(table, key):
-    game = games.game_start(session=table, idempotency_key=key)
-    assert games.game_start(session=table, idempotency_key=key).pk == game.pk
+    game = games.game_start(night=table, idempotency_key=key)
+    assert games.game_start(night=table, idempotency_key=key).pk == game.pk
     stored = AuditEntry.objects.get(action="game-start").key
     assert stored is not None and len(stored) == 64 and stored != key[:64]

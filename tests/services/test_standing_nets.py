@@ -9,12 +9,12 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from scorekeeper.models import Game, LedgerLine, Membership, MoneyLine, Player, Session
-from scorekeeper.services import exports, games, sessions, settle_up
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.models import Game, LedgerLine, Membership, MoneyLine, Night, Player
+from scorekeeper.services import exports, games, nights, settle_up
+from scorekeeper.services.ledger_audit import night_audit
 from scorekeeper.services.settle_up import Choices
-from scorekeeper.stats import session_running
-from tests.services.conftest import make_session, player
+from scorekeeper.stats import night_running
+from tests.services.conftest import make_night, player
 
 ANN_DARK = {"knock": {"player": "Ann", "kind": "dark"}, "points": {"Bee": 10, "Cat": 20, "Dan": 30}}
 BEE_NORMAL = {
@@ -29,7 +29,7 @@ FEE = Choices(fee=Decimal(20))  # 20 baht a game from its winner, to the house
 
 
 @pytest.fixture
-def host(table: Session) -> Membership:
+def host(table: Night) -> Membership:
     return Membership.objects.create(group=table.group, role=Membership.Role.HOST, name="พี่หนึ่ง")
 
 
@@ -43,9 +43,9 @@ def reread(nets: dict[int, int]) -> dict[int, int]:
     return {p: n for p, n in nets.items() if n}
 
 
-def undone_and_saved_again(table: Session, host: Membership) -> Game:
+def undone_and_saved_again(table: Night, host: Membership) -> Game:
     """Game 1: Ann's dark knock saved, undone at once, then saved as Bee's normal knock."""
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.game_finish(game=game, outcome=ANN_DARK)
     games.game_undo(game=game, actor=host)
     return games.game_finish(game=game, outcome=BEE_NORMAL)
@@ -61,7 +61,7 @@ def test_an_undone_result_counts_nothing_in_the_games_nets(table, host):
 
 
 def test_a_result_undone_with_the_game_still_in_play_leaves_its_events_alone(table, host):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "head", "player": "Bee", "close": ["Dan"]})
     games.game_finish(game=game, outcome=ANN_DARK)
     games.game_undo(game=game, actor=host)
@@ -70,7 +70,7 @@ def test_a_result_undone_with_the_game_still_in_play_leaves_its_events_alone(tab
 
 
 def test_an_event_taken_back_counts_nothing_in_the_games_nets(table, host):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "head", "player": "Bee", "close": ["Dan"]})
     games.event_add(game=game, event={"type": "dummy-discard", "player": "Cat"})
     games.event_remove(game=game, number=2, actor=host)
@@ -90,49 +90,49 @@ def test_a_voided_game_reads_as_it_stood_when_voided_without_what_was_undone_bef
 
 
 def test_a_game_voided_in_play_after_an_undo_reads_its_events_alone_and_audits_clean(table, host):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "head", "player": "Bee", "close": ["Dan"]})
     games.game_finish(game=game, outcome=ANN_DARK)
     games.game_undo(game=game, actor=host)
     games.game_void(game=game)
     bee, dan = player(table, "Bee").pk, player(table, "Dan").pk
     assert reread(LedgerLine.objects.game_nets(table)[game.pk]) == {bee: 600, dan: -600}
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_a_void_that_reversed_nothing_after_an_undo_audits_clean(table, host):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "head", "player": "Bee", "close": ["Dan"]})
     games.game_finish(game=game, outcome=ANN_DARK)
     games.game_undo(game=game, actor=host)
     games.event_remove(game=game, number=1, actor=host)
     games.game_void(game=game)
     assert not LedgerLine.objects.game_nets(table).get(game.pk)
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_a_void_dated_after_its_reversals_as_before_voids_were_dated_first_reads_the_same(table):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.game_finish(game=game, outcome=ANN_DARK)
     games.game_void(game=game)
     Game.objects.filter(pk=game.pk).update(voided_at=timezone.now())  # as a void was dated then
     game.refresh_from_db()
     assert reread(LedgerLine.objects.game_nets(table)[game.pk]) == engine_nets(game)
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_a_per_game_fee_after_an_undo_is_charged_to_the_standing_winner(table, host):
     undone_and_saved_again(table, host)
-    sessions.session_close(session=table, choices=FEE)
-    fee = MoneyLine.objects.get(session=table, item=MoneyLine.Item.FEE)
+    nights.night_close(night=table, choices=FEE)
+    fee = MoneyLine.objects.get(night=table, item=MoneyLine.Item.FEE)
     assert (fee.payer.name, fee.payee, fee.baht, fee.reason) == ("Bee", None, Decimal(20), "1")
     table.refresh_from_db()
-    assert table.nets_reading == Session.NetsReading.STANDING
-    assert session_audit(table) == []
+    assert table.nets_reading == Night.NetsReading.STANDING
+    assert night_audit(table) == []
 
 
 def test_a_per_game_fee_after_events_taken_back_is_charged_to_the_standing_winner(table, host):
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     # Cat's head and two Spetos made Cat the game's big winner, until they were taken back.
     games.event_add(game=game, event={"type": "head", "player": "Cat"})
     games.event_add(game=game, event={"type": "speto", "player": "Cat", "count": 2})
@@ -141,33 +141,33 @@ def test_a_per_game_fee_after_events_taken_back_is_charged_to_the_standing_winne
     games.game_finish(game=game, outcome=BEE_WINS)
     booked = LedgerLine.objects.game_nets(table, booked=True)[game.pk]
     assert max(booked, key=booked.__getitem__) == player(table, "Cat").pk
-    sessions.session_close(session=table, choices=FEE)
-    fee = MoneyLine.objects.get(session=table, item=MoneyLine.Item.FEE)
+    nights.night_close(night=table, choices=FEE)
+    fee = MoneyLine.objects.get(night=table, item=MoneyLine.Item.FEE)
     assert fee.payer.name == "Bee"
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
-def close_as_before_the_standing_reading(session: Session, choices: Choices) -> None:
+def close_as_before_the_standing_reading(night: Night, choices: Choices) -> None:
     """Close the night as the close did before it read the standing nets: each game's fee by
     every line as booked; the night then marked so, as migration 0022 marks such nights."""
-    session = Session.objects.get(pk=session.pk)
+    night = Night.objects.get(pk=night.pk)
     standings = list(
-        session.standings.select_related("player").annotate(**settle_up.cost_annotations(session))
+        night.standings.select_related("player").annotate(**settle_up.cost_annotations(night))
     )
-    session.closed_at = timezone.now()
-    session.nets_reading = Session.NetsReading.BOOKED  # what `night` reads a closed night by
+    night.closed_at = timezone.now()
+    night.nets_reading = Night.NetsReading.BOOKED  # what `night` reads a closed night by
     money = settle_up.night_money(
-        session,
+        night,
         {s.player.name: s.balance for s in standings},
         sorted((s.player for s in standings), key=lambda p: p.name),
         costs={s.player.name: settle_up.costs_of(s) for s in standings},
     )
-    settle_up.write(session, money, choices, None)
-    session.nets_reading = Session.NetsReading.BOOKED
-    session.save()
+    settle_up.write(night, money, choices, None)
+    night.nets_reading = Night.NetsReading.BOOKED
+    night.save()
 
 
-def booked_night(host: Membership, table: Session) -> Session:
+def booked_night(host: Membership, table: Night) -> Night:
     undone_and_saved_again(table, host)
     close_as_before_the_standing_reading(table, FEE)
     table.refresh_from_db()
@@ -177,19 +177,19 @@ def booked_night(host: Membership, table: Session) -> Session:
 @pytest.mark.ledger_broken  # on purpose: the audit must find it
 def test_a_night_closed_by_every_line_as_booked_keeps_its_fee_lines_and_audits_clean(table, host):
     night = booked_night(host, table)
-    fee = MoneyLine.objects.get(session=night, item=MoneyLine.Item.FEE)
+    fee = MoneyLine.objects.get(night=night, item=MoneyLine.Item.FEE)
     assert fee.payer.name == "Ann"  # the winner of the result undone, as that close charged it
-    assert session_audit(night) == []
+    assert night_audit(night) == []
     # The reading is what the audit goes by: read by the standing nets, that fee is wrong.
-    Session.objects.filter(pk=night.pk).update(nets_reading=Session.NetsReading.STANDING)
-    assert "the fee and rounding lines differ from a fresh settle-up" in session_audit(night)
+    Night.objects.filter(pk=night.pk).update(nets_reading=Night.NetsReading.STANDING)
+    assert "the fee and rounding lines differ from a fresh settle-up" in night_audit(night)
 
 
 def exported_night(*, closed: bool) -> dict:
     """The export of a night whose result was undone and saved again, closed by every line as
     booked or left open, made in a transaction rolled back: the database stays empty."""
     with transaction.atomic():
-        table = make_session()
+        table = make_night()
         host = Membership.objects.create(group=table.group, role=Membership.Role.HOST)
         if closed:
             booked_night(host, table)
@@ -204,9 +204,9 @@ def test_a_booked_night_exports_its_reading_and_imports_back_unchanged_and_clean
     data = exported_night(closed=True)
     assert data["sessions"][0]["nets_reading"] == "booked"
     group = exports.group_import(data=data)
-    night = group.sessions.get()
-    assert night.nets_reading == Session.NetsReading.BOOKED
-    assert session_audit(night) == []
+    night = group.nights.get()
+    assert night.nets_reading == Night.NetsReading.BOOKED
+    assert night_audit(night) == []
     again = exports.group_json(group=group)
     assert {k: v for k, v in again.items() if k != "exported_at"} == {
         k: v for k, v in data.items() if k != "exported_at"
@@ -216,29 +216,29 @@ def test_a_booked_night_exports_its_reading_and_imports_back_unchanged_and_clean
 def test_an_export_made_before_the_reading_was_kept_imports_closed_nights_as_booked(db):
     data = exported_night(closed=True)
     del data["sessions"][0]["nets_reading"]
-    night = exports.group_import(data=data).sessions.get()
-    assert night.nets_reading == Session.NetsReading.BOOKED
-    assert session_audit(night) == []
+    night = exports.group_import(data=data).nights.get()
+    assert night.nets_reading == Night.NetsReading.BOOKED
+    assert night_audit(night) == []
 
 
 def test_an_open_night_of_an_export_without_the_reading_imports_as_standing(db):
     data = exported_night(closed=False)
     del data["sessions"][0]["nets_reading"]
-    night = exports.group_import(data=data).sessions.get()
-    assert night.nets_reading == Session.NetsReading.STANDING
-    sessions.session_close(session=night, choices=FEE)
-    fee = MoneyLine.objects.get(session=night, item=MoneyLine.Item.FEE)
-    assert fee.payer.name == "Bee" and session_audit(night) == []
+    night = exports.group_import(data=data).nights.get()
+    assert night.nets_reading == Night.NetsReading.STANDING
+    nights.night_close(night=night, choices=FEE)
+    fee = MoneyLine.objects.get(night=night, item=MoneyLine.Item.FEE)
+    assert fee.payer.name == "Bee" and night_audit(night) == []
 
 
 def test_the_running_balance_counts_no_undone_result_and_ends_at_the_scoreboard(table, host):
     undone_and_saved_again(table, host)
-    second = games.game_start(session=table)
+    second = games.game_start(night=table)
     games.event_add(game=second, event={"type": "dummy-discard", "player": "Cat"})
     games.event_add(game=second, event={"type": "head", "player": "Dan"})
     games.event_remove(game=second, number=1, actor=host)
     players = list(Player.objects.filter(group=table.group).order_by("name"))
-    labels, running = session_running(table, players)
+    labels, running = night_running(table, players)
     assert labels == ["1", "2"]
     want = Counter({s.player.name: s.net for s in table.standings.select_related("player")})
     assert {name: values[-1] for name, values in running.items()} == want

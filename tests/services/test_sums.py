@@ -8,13 +8,13 @@ from decimal import Decimal
 
 import pytest
 
-from scorekeeper.models import Game, Membership, Player, Session
+from scorekeeper.models import Game, Membership, Night, Player
 from scorekeeper.rules import settle_up as rules
 from scorekeeper.rules.money import baht
-from scorekeeper.services import costs, games, group_rules, sessions, settle_up, sums
+from scorekeeper.services import costs, games, group_rules, nights, settle_up, sums
 from scorekeeper.services.group_rules import Close, Usual
 from tests.rules.test_settle_up_sums import paid_nets
-from tests.services.conftest import make_session
+from tests.services.conftest import make_night
 from tests.services.test_ledger_machine import engine_nets
 
 RATES = [
@@ -27,10 +27,10 @@ RATES = [
 ]
 
 
-def play(night: Session, rng: random.Random) -> None:
+def play(night: Night, rng: random.Random) -> None:
     """Play a few games with random results; mark one paid at the table now and then."""
     for _ in range(rng.randint(1, 5)):
-        game = games.game_start(session=night)
+        game = games.game_start(night=night)
         names = game.document["players"]
         if rng.random() < 0.4:
             games.event_add(game=game, event={"type": "head", "player": rng.choice(names)})
@@ -44,7 +44,7 @@ def play(night: Session, rng: random.Random) -> None:
             games.game_void(game=game)
 
 
-def standing(night: Session) -> tuple[list[Player], dict, dict, dict]:
+def standing(night: Night) -> tuple[list[Player], dict, dict, dict]:
     """The night's players, nets, balances and shared costs, as the scoreboard reads them."""
     rows = list(
         night.standings.select_related("player").annotate(**settle_up.cost_annotations(night))
@@ -57,23 +57,23 @@ def standing(night: Session) -> tuple[list[Player], dict, dict, dict]:
     )
 
 
-def random_night(seed: int) -> Session:
+def random_night(seed: int) -> Night:
     rng = random.Random(seed)
     rate = rng.choice(RATES)
     if rng.random() < 0.5:  # custom stakes of odd points: a rate's satang may not add up
-        night = make_session(point_value=rate, stake_level="custom", stakes=(7, 13, 29))
+        night = make_night(point_value=rate, stake_level="custom", stakes=(7, 13, 29))
     else:
-        night = make_session(point_value=rate)
+        night = make_night(point_value=rate)
     players = list(night.group.players.order_by("name"))
     play(night, rng)
     for _ in range(rng.randint(0, 2)):
         among = rng.sample(players, rng.randint(2, 4))
-        costs.cost_add(session=night, reason="ส้มตำ", baht=Decimal(rng.randint(1, 99_999)) / 100,
+        costs.cost_add(night=night, reason="ส้มตำ", baht=Decimal(rng.randint(1, 99_999)) / 100,
                        paid_by=rng.choice(among), among=among)  # fmt: skip
     host = Membership.objects.create(group=night.group, role=Membership.Role.HOST)
     close = Close(
         fee=rng.choice([Decimal(0), Decimal(20), Decimal("7.50")]),
-        fee_per=rng.choice(list(Session.FeePer.values)),
+        fee_per=rng.choice(list(Night.FeePer.values)),
         fee_to=rng.choice([None, *(p.pk for p in players)]),
         rounding=rng.choice(rules.STEPS),
         rounding_by=rng.choice([None, *(p.pk for p in players)]),
@@ -83,7 +83,7 @@ def random_night(seed: int) -> Session:
     return night
 
 
-def engine_points(night: Session) -> Counter[str]:
+def engine_points(night: Night) -> Counter[str]:
     """Each player's points from scratch: every counted game's document through the engine."""
     by_id = {p.pk: p.name for p in night.group.players.all()}
     won: Counter[str] = Counter()
@@ -93,7 +93,7 @@ def engine_points(night: Session) -> Counter[str]:
     return won
 
 
-def check(money: sums.Sums, night: Session, paid: Counter[str]) -> None:
+def check(money: sums.Sums, night: Night, paid: Counter[str]) -> None:
     won = engine_points(night)
     for row in money.rows:
         assert row.total == row.game + row.at_table + row.costs + row.fee + row.rounding
@@ -112,8 +112,8 @@ def test_each_total_is_its_parts_and_its_transfers_open_and_closed(db, seed):
     assert running.assumed
     check(running, night, paid_nets(running.payments))
     # The close with the group's usual choices makes the transfers the running sums promised.
-    sessions.session_close(session=night, choices=sums.running_choices(night, players))
-    night = Session.objects.get(pk=night.pk)
+    nights.night_close(night=night, choices=sums.running_choices(night, players))
+    night = Night.objects.get(pk=night.pk)
     players, nets, balances, cost_nets = standing(night)
     closed = sums.night_sums(night, players, nets, balances, cost_nets)
     assert not closed.assumed and closed.payments == []
@@ -127,30 +127,30 @@ def test_each_total_is_its_parts_and_its_transfers_open_and_closed(db, seed):
 
 
 def test_the_house_has_a_line_of_its_own_when_it_takes_the_fee(db):
-    night = make_session(point_value=Decimal(1))
-    game = games.game_start(session=night)
+    night = make_night(point_value=Decimal(1))
+    game = games.game_start(night=night)
     games.game_finish(game=game, outcome={"knock": {"player": "Ann", "kind": "normal"},
                                           "points": {"Bee": 10, "Cat": 20, "Dan": 30}})  # fmt: skip
     choices = settle_up.Choices(fee=Decimal(50), rounding=20)
-    sessions.session_close(session=night, choices=choices)
-    night = Session.objects.get(pk=night.pk)
+    nights.night_close(night=night, choices=choices)
+    night = Night.objects.get(pk=night.pk)
     money = sums.night_sums(night, *standing(night))
     house = money.rows[-1]
     assert (house.name, house.fee, house.total) == (rules.HOUSE, Decimal(50), Decimal(50))
     ann = next(row for row in money.rows if row.name == "Ann")
     assert ann.fee == Decimal(-50) and ann.game > 0
     assert money.parts == ["fee", "rounding"] or money.parts == ["fee"]
-    assert Game.objects.filter(session=night).count() == 1
+    assert Game.objects.filter(night=night).count() == 1
 
 
 def test_an_open_night_assumes_the_groups_usual_fee_and_rounding(db):
-    night = make_session(point_value=Decimal(1))
+    night = make_night(point_value=Decimal(1))
     players = list(night.group.players.order_by("name"))
     host = Membership.objects.create(group=night.group, role=Membership.Role.HOST)
     usual = Usual(close=Close(fee=Decimal(20), fee_per="night", fee_to=players[0].pk, rounding=5))
     group_rules.group_rules_set(group=night.group, usual=usual, actor=host)
     night.group.refresh_from_db()
-    game = games.game_start(session=night)
+    game = games.game_start(night=night)
     games.game_finish(game=game, outcome={"knock": {"player": "Ann", "kind": "normal"},
                                           "points": {"Bee": 11, "Cat": 22, "Dan": 33}})  # fmt: skip
     money = sums.night_sums(night, *standing(night))

@@ -13,7 +13,7 @@ from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.tab import Debt, nets
 from scorekeeper.services import access, debts, tabs
 from scorekeeper.services.debts_audit import tab_audit
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services.ledger_audit import night_audit
 from tests.tab_nights import carried_night, two_way_tab
 
 
@@ -33,8 +33,8 @@ def as_debts(lines) -> list[Debt]:
 
 
 def clean(group: Group) -> None:
-    for night in group.sessions.all():
-        assert session_audit(night) == []
+    for night in group.nights.all():
+        assert night_audit(night) == []
     for tab in Tab.objects.filter(group=group):
         assert tab_audit(tab) == []
 
@@ -66,7 +66,7 @@ def test_every_carry_it_replaces_is_marked_settled_by_the_tab(group, host):
     tab = tabs.tab_settle(group=group, actor=host)
     settles = MoneyLine.objects.filter(tab=tab, item=MoneyLine.Item.SETTLE)
     assert sorted(s.carried_id for s in settles) == sorted(d.pk for d in owed)
-    assert all(s.session_id is None and s.baht == s.carried.baht for s in settles)
+    assert all(s.night_id is None and s.baht == s.carried.baht for s in settles)
     assert list(tabs.replaced(tab)) == owed
     entry = AuditEntry.objects.get(action="tab-settle")
     assert (
@@ -89,7 +89,7 @@ def test_the_tab_s_transfers_are_paid_and_received_like_a_night_s(group, host):
     tab = tabs.tab_settle(group=group, actor=host)
     transfer = tab.transfers.first()
     line = tabs.tab_payment_record(transfer=transfer, actor=host)
-    assert (line.item, line.tab_transfer, line.tab, line.session) == ("paid", transfer, tab, None)
+    assert (line.item, line.tab_transfer, line.tab, line.night) == ("paid", transfer, tab, None)
     with pytest.raises(RuleError) as refused:
         tabs.tab_payment_record(transfer=transfer, actor=host)
     assert refused.value.code == "paid-twice"
@@ -217,7 +217,7 @@ def test_manage_py_ledger_audit_checks_every_settled_tab(group, host):
     assert "no problem" in out.getvalue()
     first = tab.transfers.first()
     TabTransfer.objects.filter(pk=first.pk).update(baht=first.baht + 1)
-    with pytest.raises(CommandError, match="1 problems in 3 sessions"):
+    with pytest.raises(CommandError, match="1 problems in 3 nights"):
         call_command("ledger_audit", stdout=out)
     assert f"settled tab {tab.pk} (วงวันเสาร์): tab {tab.pk}'s transfers do not net" in (
         out.getvalue()

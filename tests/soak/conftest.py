@@ -62,7 +62,7 @@ def server_environment(extra: dict[str, str]) -> dict[str, str]:
     """The environment of a server process or a manage.py command: ours, not the caller's DB.
 
     `extra` names the database and the secret key, which stays the same across restarts (the
-    sessions, so the phones' memberships, are signed with it).
+    nights, so the phones' memberships, are signed with it).
     """
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SCOREKEEPER_SQLITE")}
     env.update(
@@ -105,7 +105,7 @@ class Database:
 
 
 def ledger_audit(db: Database) -> subprocess.CompletedProcess[str]:
-    """Run `manage.py ledger_audit` against `db`: returncode 0 when every session checks out."""
+    """Run `manage.py ledger_audit` against `db`: returncode 0 when every night checks out."""
     return db.manage("ledger_audit")
 
 
@@ -200,7 +200,7 @@ class Server:
                 env=server_environment(self.db.env),
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                start_new_session=True,
+                start_new_night=True,
             )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -451,21 +451,21 @@ class Phone:
         call = self.post("/join", {"code": code, "name": name}, "join-code")
         return int(self._expect(call, 302, r"/g/(\d+)/").group(1))
 
-    def open_session(self, group_id: int, names: tuple[str, ...] = NAMES) -> int:
+    def open_night(self, group_id: int, names: tuple[str, ...] = NAMES) -> int:
         data: dict[str, Any] = {f"seat_{i}": n for i, n in enumerate(names, start=1)}
         data.update(first_dealer="1", stake_level="sian", point_value="0.5")
         call = self.write(f"/g/{group_id}/sessions/new", data, "session-open")
         return int(self._expect(call, 302, r"/s/(\d+)/").group(1))
 
-    def in_play(self, session_id: int) -> tuple[Call, int | None]:
+    def in_play(self, night_id: int) -> tuple[Call, int | None]:
         """Look at the table: the game in play, if any."""
-        call, body = self.page(f"/s/{session_id}/", "table")
-        found = re.search(rf"/s/{session_id}/games/(\d+)/finish", body)
+        call, body = self.page(f"/s/{night_id}/", "table")
+        found = re.search(rf"/s/{night_id}/games/(\d+)/finish", body)
         return call, int(found.group(1)) if found else None
 
-    def finish_players(self, session_id: int, game_id: int) -> list[str] | None:
+    def finish_players(self, night_id: int, game_id: int) -> list[str] | None:
         """Open the end-of-game screen; return the players in the order of its points rows."""
-        call, body = self.page(f"/s/{session_id}/games/{game_id}/finish", "finish-page")
+        call, body = self.page(f"/s/{night_id}/games/{game_id}/finish", "finish-page")
         if call.status != 200:
             return None
         rows = [html.unescape(r) for r in re.findall(r'<tr data-player="([^"]+)">', body)]
@@ -482,20 +482,20 @@ class Phone:
             self.post(path, data, action, retry="retry")
         return call
 
-    def start_game(self, session_id: int, data: dict[str, Any], again: str = "") -> Call:
-        return self.write(f"/s/{session_id}/games/start", data, "start", again)
+    def start_game(self, night_id: int, data: dict[str, Any], again: str = "") -> Call:
+        return self.write(f"/s/{night_id}/games/start", data, "start", again)
 
     def add_event(
-        self, session_id: int, game_id: int, event_type: str, data: dict[str, Any], again: str = ""
+        self, night_id: int, game_id: int, event_type: str, data: dict[str, Any], again: str = ""
     ) -> Call:
-        path = f"/s/{session_id}/games/{game_id}/events/{event_type}"
+        path = f"/s/{night_id}/games/{game_id}/events/{event_type}"
         return self.write(path, data, "event", again)
 
-    def finish(self, session_id: int, game_id: int, data: dict[str, Any], again: str = "") -> Call:
-        return self.write(f"/s/{session_id}/games/{game_id}/finish", data, "finish", again)
+    def finish(self, night_id: int, game_id: int, data: dict[str, Any], again: str = "") -> Call:
+        return self.write(f"/s/{night_id}/games/{game_id}/finish", data, "finish", again)
 
-    def void(self, session_id: int, game_id: int, again: str = "") -> Call:
-        return self.write(f"/s/{session_id}/games/{game_id}/void", {}, "void", again)
+    def void(self, night_id: int, game_id: int, again: str = "") -> Call:
+        return self.write(f"/s/{night_id}/games/{game_id}/void", {}, "void", again)
 
 
 def new_key() -> str:
@@ -587,12 +587,12 @@ def event_form(rng: random.Random) -> tuple[str, dict[str, Any]]:
 class Table:
     number: int
     group_id: int
-    session_id: int
+    night_id: int
     phones: list[Phone]  # phones[0] is the host's
 
 
 def set_up_table(base_url: str, number: int, recorder: Recorder) -> Table:
-    """A group with its host and three players (one joined by code, two by link), one session."""
+    """A group with its host and three players (one joined by code, two by link), one night."""
     host = Phone(base_url, f"t{number}-host", recorder)
     group_id = host.create_group(f"Soak table {number} · วงที่ {number}")
     phones = [host]
@@ -603,8 +603,8 @@ def set_up_table(base_url: str, number: int, recorder: Recorder) -> Table:
         joined = phone.join_code(code, name) if i == 1 else phone.join_link(token, name)
         assert joined == group_id
         phones.append(phone)
-    session_id = host.open_session(group_id)
-    return Table(number, group_id, session_id, phones)
+    night_id = host.open_night(group_id)
+    return Table(number, group_id, night_id, phones)
 
 
 @dataclass
@@ -630,7 +630,7 @@ def play(
 ) -> None:
     """One phone at the table: start, add events, finish, now and then void, retry, double-tap."""
     odds = odds or Odds()
-    sid = table.session_id
+    sid = table.night_id
 
     def again() -> str:
         roll = rng.random()
@@ -702,10 +702,10 @@ def _json(value: Any) -> dict[str, Any]:
 
 @dataclass
 class Facts:
-    games: dict[int, tuple[int, int, str]]  # id -> session, number, status
+    games: dict[int, tuple[int, int, str]]  # id -> night, number, status
     events: int
     lines: int
-    sessions: int
+    nights: int
     finished: int  # games saved from the end-of-game screen (settled, waiting or since voided)
 
 
@@ -715,7 +715,7 @@ def database_problems(db: Database, calls: list[Call] | None = None) -> tuple[li
     games = {
         gid: (sid, number, status)
         for gid, sid, number, status in db.rows(
-            "SELECT id, session_id, number, status FROM scorekeeper_game"
+            "SELECT id, night_id, number, status FROM scorekeeper_game"
         )
     }
     lines = db.rows(
@@ -724,35 +724,35 @@ def database_problems(db: Database, calls: list[Call] | None = None) -> tuple[li
     events = dict(db.rows("SELECT id, game_id FROM scorekeeper_event"))
     # Each form's key is stored on the audit entry of its write, which names what it made.
     keys = [
-        (key, action, {"session": sid} if action == "session-open" else {"game": gid})
+        (key, action, {"night": sid} if action == "session-open" else {"game": gid})
         for key, action, gid, sid in db.rows(
-            "SELECT key, action, game_id, session_id FROM scorekeeper_auditentry "
+            "SELECT key, action, game_id, night_id FROM scorekeeper_auditentry "
             "WHERE key IS NOT NULL"
         )
     ]
     audit = db.rows(
-        "SELECT action, game_id, session_id FROM scorekeeper_auditentry WHERE action IN "
+        "SELECT action, game_id, night_id FROM scorekeeper_auditentry WHERE action IN "
         "('session-open', 'game-start', 'event-add', 'game-finish', 'game-void')"
     )
     sums = db.rows(
-        "SELECT session_id, SUM(net), SUM(settled), COUNT(*) FROM scorekeeper_standing "
-        "GROUP BY session_id"
+        "SELECT night_id, SUM(net), SUM(settled), COUNT(*) FROM scorekeeper_standing "
+        "GROUP BY night_id"
     )
 
-    # One standing game per number in a session, one game in play at most.
+    # One standing game per number in a night, one game in play at most.
     standing = Counter((sid, n) for sid, n, status in games.values() if status != "voided")
     for (sid, number), count in standing.items():
         if count > 1:
-            problems.append(f"session {sid}: game number {number} stands {count} times")
+            problems.append(f"night {sid}: game number {number} stands {count} times")
     in_play = Counter(sid for sid, _n, status in games.values() if status == "in-play")
     for sid, count in in_play.items():
         if count > 1:
-            problems.append(f"session {sid}: {count} games in play at once")
+            problems.append(f"night {sid}: {count} games in play at once")
 
     # Every game whole: settled games have their after-game lines, the others none.
     after = Counter(g for _id, g, _e, due, rev, _t in lines if due == "after-game" and rev is None)
     for gid, (sid, number, status) in sorted(games.items()):
-        where = f"session {sid} game {number} (id {gid}, {status})"
+        where = f"night {sid} game {number} (id {gid}, {status})"
         if status == "settled" and not after[gid]:
             problems.append(f"{where}: settled without after-game lines")
         if status in ("in-play", "pending-tie", "fined") and after[gid]:
@@ -773,10 +773,10 @@ def database_problems(db: Database, calls: list[Call] | None = None) -> tuple[li
     for line, gid, _e, _due, rev, _t in lines:
         if gid is not None and rev is None and games[gid][2] == "voided" and not reversed_[line]:
             problems.append(f"line {line} of voided game id {gid} is not reversed")
-    # Every session sums to zero.
+    # Every night sums to zero.
     for sid, net, settled, _players in sums:
         if net or settled:
-            problems.append(f"session {sid}: standings sum to net {net}, settled {settled}")
+            problems.append(f"night {sid}: standings sum to net {net}, settled {settled}")
 
     # Each write made with an idempotency key once: as many writes as keys, each key its own.
     by_action: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -805,9 +805,9 @@ def database_problems(db: Database, calls: list[Call] | None = None) -> tuple[li
     voided = {g for action, g, _s in audit if action == "game-void"}
     for gid, (sid, number, status) in games.items():
         if status in ("settled", "pending-tie") and gid not in key_games:
-            problems.append(f"session {sid} game {number} is {status} but no save made it")
+            problems.append(f"night {sid} game {number} is {status} but no save made it")
         if status == "voided" and gid not in voided:
-            problems.append(f"session {sid} game {number} is voided but nobody voided it")
+            problems.append(f"night {sid} game {number} is voided but nobody voided it")
     if len(by_action["game-start"]) != len(games):
         problems.append(f"{len(games)} games, {len(by_action['game-start'])} start keys")
     if len(by_action["event-add"]) != len(events):

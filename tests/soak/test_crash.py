@@ -4,7 +4,7 @@ Twelve phones at three tables write as in the soak run. A few seconds in, every 
 gets SIGKILL (no chance to clean up), three times over. After each restart `ledger_audit` must
 exit 0, and the database, read directly, must hold no partial game: settled games have their
 after-game lines, games in play, waiting for a tie or fined have none, every event has its lines,
-every write has its idempotency key and no key more than one write, every session sums to zero,
+every write has its idempotency key and no key more than one write, every night sums to zero,
 and whatever a phone was told had been saved (a 302) is still there.
 """
 

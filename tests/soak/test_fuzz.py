@@ -35,10 +35,10 @@ from scorekeeper.models import (
     LedgerLine,
     Membership,
     MoneyLine,
-    Session,
+    Night,
     Transfer,
 )
-from scorekeeper.services import access, costs, debts, games, sessions
+from scorekeeper.services import access, costs, debts, games, nights
 
 pytestmark = [pytest.mark.soak]
 
@@ -53,7 +53,7 @@ FINISH = [
 ]  # fmt: skip
 FIELDS: dict[str, list[str]] = {
     "group-create": ["name", "host_name"],
-    "session-open": [
+    "night-open": [
         "seat_1",
         "seat_2",
         "seat_3",
@@ -137,7 +137,7 @@ VALID_FINISH = {
 }  # fmt: skip
 VALID: dict[str, dict[str, Any]] = {
     "group-create": {"name": "วงใหม่", "host_name": "เอ๋"},
-    "session-open": {
+    "night-open": {
         "seat_1": "Ann",
         "seat_2": "Bee",
         "seat_3": "Cat",
@@ -263,13 +263,13 @@ def forms(name: str) -> st.SearchStrategy[dict[str, Any]]:
 
 @dataclass
 class Targets:
-    """A group whose host posts: one open session with games in every state, one closed."""
+    """A group whose host posts: one open night with games in every state, one closed."""
 
     group: Group
     host: Membership
     player: Membership
-    session: Session
-    closed: Session
+    night: Night
+    closed: Night
     transfer: Transfer
     invite: Invite
     debt: MoneyLine  # a transfer of the closed night carried to next time
@@ -277,13 +277,13 @@ class Targets:
 
     def ensure(self, in_play: bool = True) -> dict[str, int]:
         """Put back what earlier posts used up: a game waiting for a tie, a voided game not yet
-        corrected, a settled game, and a game in play (or none), in the one open session.
+        corrected, a settled game, and a game in play (or none), in the one open night.
 
         Return the id of a game in each of those states (0: none in play).
         """
-        session = Session.objects.get(pk=self.session.pk)
-        if not session.is_open:  # a post closed it: the next posts go to a new one
-            self.session = sessions.session_open(
+        night = Night.objects.get(pk=self.night.pk)
+        if not night.is_open:  # a post closed it: the next posts go to a new one
+            self.night = nights.night_open(
                 group=self.group, players=list(NAMES), stake_level="sian", point_value=Decimal(1)
             )
         while True:
@@ -295,14 +295,14 @@ class Targets:
             elif not found["settled"]:
                 self._settled(found)
             elif in_play and not found["in_play"]:
-                games.game_start(session=self.session)
+                games.game_start(night=self.night)
             elif not in_play and found["in_play"]:  # the game-start posts need none in play
                 games.game_void(game=Game.objects.get(pk=found["in_play"]))
             else:
                 return found
 
     def _games(self) -> dict[str, int]:
-        rows = list(self.session.games.values_list("pk", "status", "replaces_id"))
+        rows = list(self.night.games.values_list("pk", "status", "replaces_id"))
         replaced = {r for _pk, _s, r in rows if r is not None}
         last = {status: pk for pk, status, _r in sorted(rows)}
         voided = [pk for pk, status, _r in rows if status == "voided" and pk not in replaced]
@@ -316,7 +316,7 @@ class Targets:
     def _in_play(self, found: dict[str, int]) -> Game:
         if found["in_play"]:
             return Game.objects.get(pk=found["in_play"])
-        return games.game_start(session=self.session)
+        return games.game_start(night=self.night)
 
     def _settled(self, found: dict[str, int]) -> int:
         if found["settled"]:
@@ -324,7 +324,7 @@ class Targets:
         return games.game_finish(game=self._in_play(found), outcome=KNOCKED).pk
 
     def address(self, name: str, found: dict[str, int], event_type: str = "head") -> str:
-        s = self.session.pk
+        s = self.night.pk
         game = {
             "game-void": "settled", "game-tie": "pending", "game-correct": "voided",
             "game-undo": "settled",
@@ -332,7 +332,7 @@ class Targets:
         game_id = found[game.get(name, "in_play")]  # 0 when none is in play: game-start posts
         return {
             "group-create": "/groups/new",
-            "session-open": f"/g/{self.group.pk}/sessions/new",
+            "night-open": f"/g/{self.group.pk}/sessions/new",
             "members": f"/g/{self.group.pk}/members",
             "member-remove": f"/g/{self.group.pk}/members/{self.player.pk}/remove",
             "join": "/join",
@@ -377,7 +377,7 @@ class Targets:
         return client
 
 
-# Posts to these may sign the browser in or out, or rotate its session: a fresh one after them.
+# Posts to these may sign the browser in or out, or rotate its night: a fresh one after them.
 NEW_BROWSER_AFTER = {"login", "logout", "signup", "join", "join-link", "set_language"}
 TIED = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 10, "Cat": 10, "Dan": 30}}
 KNOCKED = {"knock": {"player": "Bee", "kind": "normal"}, "points": {"Ann": 5, "Cat": 15, "Dan": 25}}
@@ -394,13 +394,13 @@ def targets(db: None, settings: Any) -> Targets:
         group=group, role=Membership.Role.PLAYER, device=Device.objects.create(), name="Bee's"
     )
     invite = access.invite_create(group=group, role=Membership.Role.PLAYER, by=host)
-    session = sessions.session_open(
+    night = nights.night_open(
         group=group, players=list(NAMES), stake_level="sian", point_value=Decimal("0.5")
     )
-    closed = sessions.session_open(
+    closed = nights.night_open(
         group=group, players=list(NAMES), stake_level="thep", point_value=Decimal(1)
     )
-    game = games.game_start(session=closed)
+    game = games.game_start(night=closed)
     games.game_finish(
         game=game,
         outcome={
@@ -408,12 +408,12 @@ def targets(db: None, settings: Any) -> Targets:
             "points": {"Ann": 1, "Bee": 2, "Dan": 3},
         },
     )
-    transfer, *_, last = sessions.session_close(session=closed)
+    transfer, *_, last = nights.night_close(night=closed)
     debt = debts.transfer_carry(transfer=last)
-    seated = [s.player for s in session.standings.select_related("player")]
-    cost = costs.cost_add(session=session, reason="ข้าว", baht=Decimal(80), paid_by=seated[0],
+    seated = [s.player for s in night.standings.select_related("player")]
+    cost = costs.cost_add(night=night, reason="ข้าว", baht=Decimal(80), paid_by=seated[0],
                           among=seated)  # fmt: skip
-    return Targets(group, host, player, session, closed, transfer, invite, debt, cost)
+    return Targets(group, host, player, night, closed, transfer, invite, debt, cost)
 
 
 def ledger() -> tuple[int, int, int, int]:
@@ -486,7 +486,7 @@ def shown(form: dict[str, Any]) -> str:
 # take other forms and are not fuzzed here yet.
 READS = {
     "home", "group", "audit", "player", "group-export", "table", "summary", "history",
-    "session-export", "game", "manifest", "service-worker", "offline", "scoresheet-hand",
+    "night-export", "game", "manifest", "service-worker", "offline", "scoresheet-hand",
     "scoresheet-history", "offline-game", "summary-card", "shared", "shared-card",
 }  # fmt: skip
 NOT_FUZZED = {

@@ -178,7 +178,7 @@ class Nginx:
                 [self.binary, "-c", str(self.conf), "-p", str(self.folder)],
                 stdout=out,
                 stderr=subprocess.STDOUT,
-                start_new_session=True,
+                start_new_night=True,
             )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -320,7 +320,7 @@ def test_trickled_bodies_through_nginx_leave_a_save_under_a_second(
     recorder = Recorder(tmp_path)
     table = set_up_table(proxy.url, 1, recorder)
     host, phone = table.phones[0], table.phones[1]
-    sid = table.session_id
+    sid = table.night_id
     # The host's own cookies and CSRF token: were a trickled form passed on, the app would accept
     # it and read its body (without them it refuses the form at once, body unread).
     cookies = host.http.cookies

@@ -18,11 +18,11 @@ Afterwards the database must hold exactly what the phones were told: each game t
 once, numbered 1, 2, 3 … with no gap or double (a correction takes the number of the game it
 replaces), as many events as were answered recorded, each game saved once by the one form told
 so and voided once, one correction per voided game and it is the one a phone was shown; no game in
-play, no 5xx, no traceback in either server's log, every session's standings summing to zero and
+play, no 5xx, no traceback in either server's log, every night's standings summing to zero and
 equal to a replay of its ledger, and `manage.py ledger_audit` clean.
 
-What it catches: writes to one table that do not queue on the session's row lock (`SELECT … FOR
-UPDATE`, services/sessions.py) wherever they arrive, or that act on what they read before the lock
+What it catches: writes to one table that do not queue on the night's row lock (`SELECT … FOR
+UPDATE`, services/nights.py) wherever they arrive, or that act on what they read before the lock
 was theirs. With the lock taken away every run fails: two starts both find no game in play and
 the second dies on the game number (a 500) or starts a second game in play; two events take one
 number; a double-tapped void dies on reversing a line twice. So does a lock only the processes of
@@ -186,11 +186,11 @@ def keyed(calls: list[Call]) -> dict[str, list[Call]]:
     return by_key
 
 
-def to(location: str, session_id: int) -> int | None:
+def to(location: str, night_id: int) -> int | None:
     """The game a redirect names (0: the table itself, None: elsewhere)."""
-    if location == f"/s/{session_id}/":
+    if location == f"/s/{night_id}/":
         return 0
-    found = re.fullmatch(rf"/s/{session_id}/games/(\d+)/", location)
+    found = re.fullmatch(rf"/s/{night_id}/games/(\d+)/", location)
     return int(found.group(1)) if found else None
 
 
@@ -220,17 +220,17 @@ class TableBroken(Exception):
 class Table:
     number: int
     group_id: int
-    session_id: int
+    night_id: int
     phones: list[Browser]  # two hosts: phones[0] at home on one server, phones[1] on the other
     rng: random.Random
     games: dict[int, Told] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
     def path(self, rest: str) -> str:
-        return f"/s/{self.session_id}/{rest}"
+        return f"/s/{self.night_id}/{rest}"
 
     def in_play(self, browser: Browser) -> int | None:
-        look, game_id = browser.near.in_play(self.session_id)
+        look, game_id = browser.near.in_play(self.night_id)
         if look.status != 200:
             raise TableBroken(f"table {self.number}: the table page answered {look}")
         return game_id
@@ -318,7 +318,7 @@ class Table:
             lambda: write(first, finish, saving, "finish", how), lambda: write(second, *other)
         )
         for call in (c for calls in answers for c in calls):
-            if call.status == 302 and to(call.location, self.session_id) == 0:
+            if call.status == 302 and to(call.location, self.night_id) == 0:
                 (told.saved if call.action == "finish" else told.late_events).add(call.key)
         if self.in_play(self.phones[0]) == game_id:
             write(self.phones[0], self.path(f"games/{game_id}/void"), {}, "void", "once")
@@ -345,7 +345,7 @@ class Table:
             )
         )
         for call in (c for calls in answers for c in calls):
-            shown = to(call.location, self.session_id) if call.status == 302 else None
+            shown = to(call.location, self.night_id) if call.status == 302 else None
             if shown and shown != game_id:
                 if told.corrected.setdefault(call.key, shown) != shown:
                     self.problems.append(f"one correction form shown two games: {call}")
@@ -353,20 +353,20 @@ class Table:
 
 
 def set_up_table(number: int, servers: dict[str, Server], recorder: Recorder) -> Table:
-    """A group with two hosts, one at home on each server (which one alternates), one session."""
+    """A group with two hosts, one at home on each server (which one alternates), one night."""
     home, away = ("A", "B") if number % 2 else ("B", "A")
     host = Phone(servers[home].url, f"t{number}-host@{home}", recorder)
     group_id = host.create_group(f"Scale-out table {number} · วงที่ {number}")
     _code, token = host.invite(group_id, role="host")
     cohost = Phone(servers[away].url, f"t{number}-cohost@{away}", recorder)
     assert cohost.join_link(token, "Second host's phone") == group_id
-    session_id = host.open_session(group_id)
+    night_id = host.open_night(group_id)
     phones = [
         Browser(host, through(host, servers[away], away)),
         Browser(cohost, through(cohost, servers[home], home)),
     ]
     rng = random.Random(f"scale-out-{number}")
-    return Table(number, group_id, session_id, phones, rng)
+    return Table(number, group_id, night_id, phones, rng)
 
 
 # -- what the answers and the database must say ----------------------------------------------------
@@ -403,12 +403,12 @@ def log_problems(servers: dict[str, Server]) -> list[str]:
 def database_problems(db: Database, tables: list[Table]) -> list[str]:
     """Read the database directly: is what the phones were told all there, once, and whole?"""
     problems: list[str] = []
-    sessions = ",".join(str(t.session_id) for t in tables)
+    nights = ",".join(str(t.night_id) for t in tables)
     games = {
         gid: (sid, number, status, replaces, _json(document))
         for gid, sid, number, status, replaces, document in db.rows(
-            "SELECT id, session_id, number, status, replaces_id, document FROM scorekeeper_game "
-            f"WHERE session_id IN ({sessions})"
+            "SELECT id, night_id, number, status, replaces_id, document FROM scorekeeper_game "
+            f"WHERE night_id IN ({nights})"
         )
     }
     events: dict[int, list[int]] = defaultdict(list)
@@ -419,21 +419,21 @@ def database_problems(db: Database, tables: list[Table]) -> list[str]:
         (action, gid)
         for action, gid in db.rows(
             "SELECT action, game_id FROM scorekeeper_auditentry "
-            f"WHERE session_id IN ({sessions}) AND game_id IS NOT NULL"
+            f"WHERE night_id IN ({nights}) AND game_id IS NOT NULL"
         )
     )
     lines = db.rows(
-        "SELECT id, session_id, game_id, payer_id, payee_id, amount, item, due, reverses_id "
-        f"FROM scorekeeper_ledgerline WHERE session_id IN ({sessions})"
+        "SELECT id, night_id, game_id, payer_id, payee_id, amount, item, due, reverses_id "
+        f"FROM scorekeeper_ledgerline WHERE night_id IN ({nights})"
     )
     standings = db.rows(
-        "SELECT session_id, player_id, net, settled FROM scorekeeper_standing "
-        f"WHERE session_id IN ({sessions})"
+        "SELECT night_id, player_id, net, settled FROM scorekeeper_standing "
+        f"WHERE night_id IN ({nights})"
     )
 
     for table in tables:
-        sid = table.session_id
-        where = f"table {table.number} (session {sid})"
+        sid = table.night_id
+        where = f"table {table.number} (night {sid})"
         mine = {gid: g for gid, g in games.items() if g[0] == sid}
         # Numbered 1..n without a gap; one standing game a number; later ones correct earlier.
         numbers = Counter(number for _s, number, *_rest in mine.values())
@@ -476,7 +476,7 @@ def database_problems(db: Database, tables: list[Table]) -> list[str]:
             if told.corrected and len(set(told.corrected)) != 1:
                 problems.append(f"{what}: {len(told.corrected)} correction forms each succeeded")
 
-    # The ledger: each session sums to zero; the running totals equal a replay of the lines.
+    # The ledger: each night sums to zero; the running totals equal a replay of the lines.
     replay: Counter[tuple[int, int]] = Counter()
     reversed_ = Counter(rev for *_x, rev in lines if rev is not None)
     after: Counter[int] = Counter()
@@ -498,13 +498,13 @@ def database_problems(db: Database, tables: list[Table]) -> list[str]:
     for sid, player, net, settled in standings:
         totals[sid] += net
         if settled:
-            problems.append(f"session {sid} player {player}: settled {settled} with no payment")
+            problems.append(f"night {sid} player {player}: settled {settled} with no payment")
         if net != replay[sid, player]:
             problems.append(
-                f"session {sid} player {player}: running total {net}, "
+                f"night {sid} player {player}: running total {net}, "
                 f"ledger replay {replay[sid, player]}"
             )
-    problems += [f"session {sid}: the nets sum to {s}" for sid, s in totals.items() if s]
+    problems += [f"night {sid}: the nets sum to {s}" for sid, s in totals.items() if s]
     return problems
 
 

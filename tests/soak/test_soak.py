@@ -4,7 +4,7 @@ Each table has a host and three players who joined by invite, each phone with it
 They start games (one wins, the others are told a game is in play), add events, race to save the
 same game (one saves it, the others are sent to the game page or refused), the host voids some,
 and any write may be retried or double-tapped with its idempotency key. Afterwards: no 5xx, no
-game lost or saved twice, no key that wrote twice, `ledger_audit` clean, every session sums to 0.
+game lost or saved twice, no key that wrote twice, `ledger_audit` clean, every night sums to 0.
 
 SCOREKEEPER_SOAK_SECONDS sets the length of the run (default 60).
 """

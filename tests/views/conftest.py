@@ -3,8 +3,8 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from scorekeeper.models import Game, Group, Membership, Session
-from scorekeeper.services import access, games, scoresheet, sessions
+from scorekeeper.models import Game, Group, Membership, Night
+from scorekeeper.services import access, games, nights, scoresheet
 
 
 @pytest.fixture
@@ -18,21 +18,21 @@ def member(client: Client, group: Group, role: str) -> Membership:
     """Make `client` a phone that joined `group` with `role`."""
     device = access.device_create(user_agent="test")
     membership = Membership.objects.create(group=group, role=role, device=device)
-    session = client.session
-    session["device"] = device.pk
-    session.save()
+    store = client.session
+    store["device"] = device.pk
+    store.save()
     return membership
 
 
 @pytest.fixture
-def table(db: None, client: Client) -> Session:
+def table(db: None, client: Client) -> Night:
     """Ann, Bee, Cat and Dan at sian stakes, half a baht a point; Ann deals first.
 
     The test client is the host's phone.
     """
     group = access.group_create(name="Saturday")
     member(client, group, Membership.Role.HOST)
-    return sessions.session_open(
+    return nights.night_open(
         group=group,
         players=["Ann", "Bee", "Cat", "Dan"],
         stake_level="sian",
@@ -41,8 +41,8 @@ def table(db: None, client: Client) -> Session:
 
 
 @pytest.fixture
-def in_play(table: Session) -> Game:
-    return games.game_start(session=table)
+def in_play(table: Night) -> Game:
+    return games.game_start(night=table)
 
 
 def finish_data(**overrides: object) -> dict[str, object]:
@@ -74,7 +74,7 @@ def group(db: None, client: Client):
 
 
 @pytest.fixture
-def gong(group) -> Session:
+def gong(group) -> Night:
     """Gong Zhu for Ann, Bee, Cat and Dan to −300, a baht a point."""
     return scoresheet.scoresheet_open(
         group=group,

@@ -9,7 +9,7 @@ from django.urls import get_resolver
 from django.utils import timezone
 
 from scorekeeper.models import Game, Invite, Limit, Membership
-from scorekeeper.services import access, costs, debts, games, scoresheet, sessions, tabs
+from scorekeeper.services import access, costs, debts, games, nights, scoresheet, tabs
 from tests.views.conftest import finish_data, member
 
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
@@ -26,8 +26,8 @@ GUARDED = {
     "player": ("get", VIEWER),
     "history": ("get", VIEWER),
     "group-export": ("get", VIEWER),
-    "session-export": ("get", VIEWER),
-    "session-open": ("post", PLAYER),
+    "night-export": ("get", VIEWER),
+    "night-open": ("post", PLAYER),
     "members": ("post", HOST),
     "member-is": ("post", VIEWER),
     "promptpay": ("post", VIEWER),
@@ -81,8 +81,8 @@ def url_names() -> set[str]:
 
 @pytest.fixture
 def night(table, client):
-    """A table with a finished game, a game in play and a closed-session transfer elsewhere."""
-    first = games.game_start(session=table)
+    """A table with a finished game, a game in play and a closed-night transfer elsewhere."""
+    first = games.game_start(night=table)
     games.game_finish(
         game=first,
         outcome={
@@ -90,14 +90,14 @@ def night(table, client):
             "points": {"Bee": 1, "Cat": 2, "Dan": 3},
         },
     )
-    games.game_start(session=table, fool_swap=False)
-    other = sessions.session_open(
+    games.game_start(night=table, fool_swap=False)
+    other = nights.night_open(
         group=table.group,
         players=["Ann", "Bee", "Cat", "Dan"],
         stake_level="thep",
         point_value=Decimal(1),
     )
-    play = games.game_start(session=other)
+    play = games.game_start(night=other)
     games.game_finish(
         game=play,
         outcome={
@@ -105,7 +105,7 @@ def night(table, client):
             "points": {"Ann": 1, "Cat": 2, "Dan": 3},
         },
     )
-    transfer, second = sessions.session_close(session=other)[:2]
+    transfer, second = nights.night_close(night=other)[:2]
     host = Membership.objects.get(group=table.group, role=HOST)
     carried = debts.transfer_carry(transfer=second)
     tab = tabs.tab_settle(group=table.group, actor=host)  # the tab of that one carry
@@ -114,21 +114,21 @@ def night(table, client):
         group=table.group, ruleset="gong-zhu", players=["Ann", "Bee", "Cat"], **gong_zhu
     )
     deal = {"captured": {"Ann": ["SQ"], "Bee": [c for c in scoresheet.BIG_SHUAN if c != "SQ"]}}
-    hand = scoresheet.hand_record(session=sheet, hand=deal)
+    hand = scoresheet.hand_record(night=sheet, hand=deal)
     paid = scoresheet.scoresheet_open(
         group=table.group, ruleset="gong-zhu", players=["Ann", "Bee", "Cat"], **gong_zhu,
         point_value=Decimal(1),
     )  # fmt: skip
-    scoresheet.hand_record(session=paid, hand=deal)
+    scoresheet.hand_record(night=paid, hand=deal)
     return {
-        "scoresheet_session": sheet.pk,
+        "scoresheet_night": sheet.pk,
         "scoresheet_game": hand.pk,
-        "scoresheet_transfer_session": paid.pk,
-        "scoresheet_transfer": scoresheet.scoresheet_close(session=paid)[0].pk,
+        "scoresheet_transfer_night": paid.pk,
+        "scoresheet_transfer": scoresheet.scoresheet_close(night=paid)[0].pk,
         "group_id": table.group.pk,
-        "session_id": table.pk,
+        "night_id": table.pk,
         "game_id": first.pk,
-        "transfer_session": other.pk,
+        "transfer_night": other.pk,
         "transfer_id": transfer.pk,
         "debt_id": debts.transfer_carry(transfer=transfer).pk,
         "tab_id": tab.pk,
@@ -137,7 +137,7 @@ def night(table, client):
         "player_id": first.dealer.pk,
         "invite_id": access.invite_create(group=table.group, role=PLAYER, by=host).pk,
         "cost_id": costs.cost_add(
-            session=table,
+            night=table,
             reason="ข้าว",
             baht=Decimal(100),
             paid_by=first.dealer,
@@ -154,8 +154,8 @@ def address(name: str, ids: dict) -> str:
         "audit": {"group_id": ids["group_id"]},
         "player": {"group_id": ids["group_id"], "player_id": ids["player_id"]},
         "group-export": {"group_id": ids["group_id"], "kind": "csv"},
-        "session-export": {"session_id": ids["session_id"], "kind": "json"},
-        "session-open": {"group_id": ids["group_id"]},
+        "night-export": {"night_id": ids["night_id"], "kind": "json"},
+        "night-open": {"group_id": ids["group_id"]},
         "members": {"group_id": ids["group_id"]},
         "member-is": {"group_id": ids["group_id"]},
         "promptpay": {"group_id": ids["group_id"]},
@@ -165,40 +165,40 @@ def address(name: str, ids: dict) -> str:
         "owner-hand-over": {"group_id": ids["group_id"], "membership_id": ids["membership_id"]},
         "invite-revoke": {"group_id": ids["group_id"], "invite_id": ids["invite_id"]},
         "event-add": {
-            "session_id": ids["session_id"],
+            "night_id": ids["night_id"],
             "game_id": ids["game_id"],
             "event_type": "head",
         },
-        "event-remove": {"session_id": ids["session_id"], "game_id": ids["game_id"], "number": 1},
-        "offline-game": {"session_id": ids["session_id"], "key": "k1"},
-        "offline-event": {"session_id": ids["session_id"], "key": "k1", "event_type": "head"},
-        "offline-finish": {"session_id": ids["session_id"], "key": "k1"},
-        "transfer-paid": {"session_id": ids["transfer_session"], "transfer_id": ids["transfer_id"]},
+        "event-remove": {"night_id": ids["night_id"], "game_id": ids["game_id"], "number": 1},
+        "offline-game": {"night_id": ids["night_id"], "key": "k1"},
+        "offline-event": {"night_id": ids["night_id"], "key": "k1", "event_type": "head"},
+        "offline-finish": {"night_id": ids["night_id"], "key": "k1"},
+        "transfer-paid": {"night_id": ids["transfer_night"], "transfer_id": ids["transfer_id"]},
         "debt-paid": {"group_id": ids["group_id"], "debt_id": ids["debt_id"]},
         "tab-settle": {"group_id": ids["group_id"]},
         "tab-undo": {"group_id": ids["group_id"], "tab_id": ids["tab_id"]},
         "tab-transfer-paid": {"group_id": ids["group_id"], "transfer_id": ids["tab_transfer_id"]},
-        "cost-remove": {"session_id": ids["session_id"], "cost_id": ids["cost_id"]},
+        "cost-remove": {"night_id": ids["night_id"], "cost_id": ids["cost_id"]},
         "scoresheet-open": {"group_id": ids["group_id"], "ruleset": "gong-zhu"},
         "scoresheet-hand": {
-            "session_id": ids["scoresheet_session"],
+            "night_id": ids["scoresheet_night"],
             "game_id": ids["scoresheet_game"],
         },
         "scoresheet-hand-void": {
-            "session_id": ids["scoresheet_session"],
+            "night_id": ids["scoresheet_night"],
             "game_id": ids["scoresheet_game"],
         },
         "scoresheet-paid": {
-            "session_id": ids["scoresheet_transfer_session"],
+            "night_id": ids["scoresheet_transfer_night"],
             "transfer_id": ids["scoresheet_transfer"],
         },
     }.get(name)
     if kwargs is None and name.startswith("scoresheet-"):
-        kwargs = {"session_id": ids["scoresheet_session"]}
+        kwargs = {"night_id": ids["scoresheet_night"]}
     if kwargs is None and name.startswith("game-") and name != "game-start" or name == "game":
-        kwargs = {"session_id": ids["session_id"], "game_id": ids["game_id"]}
+        kwargs = {"night_id": ids["night_id"], "game_id": ids["game_id"]}
     if kwargs is None:
-        kwargs = {"session_id": ids["session_id"]}
+        kwargs = {"night_id": ids["night_id"]}
     return reverse(name, kwargs=kwargs)
 
 
@@ -223,10 +223,10 @@ def test_an_outsider_finds_nothing_at_any_address_of_a_group(night, name):
 )
 def test_a_viewer_can_look_but_not_write(night, name):
     viewer = Client()
-    member(viewer, Game.objects.get(pk=night["game_id"]).session.group, VIEWER)
-    lines_before = Game.objects.get(pk=night["game_id"]).session.lines.count()
+    member(viewer, Game.objects.get(pk=night["game_id"]).night.group, VIEWER)
+    lines_before = Game.objects.get(pk=night["game_id"]).night.lines.count()
     assert viewer.post(address(name, night), finish_data()).status_code == 403
-    assert Game.objects.get(pk=night["game_id"]).session.lines.count() == lines_before
+    assert Game.objects.get(pk=night["game_id"]).night.lines.count() == lines_before
 
 
 @pytest.mark.parametrize(
@@ -234,14 +234,14 @@ def test_a_viewer_can_look_but_not_write(night, name):
 )
 def test_a_viewer_sees_every_page_for_viewers(night, name):
     viewer = Client()
-    member(viewer, Game.objects.get(pk=night["game_id"]).session.group, VIEWER)
+    member(viewer, Game.objects.get(pk=night["game_id"]).night.group, VIEWER)
     assert viewer.get(address(name, night)).status_code == 200
 
 
 @pytest.mark.parametrize("name", sorted(n for n, (_, role) in GUARDED.items() if role == HOST))
 def test_a_player_cannot_do_what_is_the_hosts(night, name):
     player = Client()
-    member(player, Game.objects.get(pk=night["game_id"]).session.group, PLAYER)
+    member(player, Game.objects.get(pk=night["game_id"]).night.group, PLAYER)
     assert (
         player.post(
             address(name, night), {"role": "host", "position": "0", "name": "X", "mode": "fewest"}
@@ -320,26 +320,26 @@ def test_the_last_host_cannot_be_removed(en, table):
 
 def test_a_double_tap_on_save_records_the_game_once(en, in_play):
     data = {**finish_data(), "idempotency_key": "k" * 32}
-    first = en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/finish", data)
-    second = en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/finish", data)
+    first = en.post(f"/s/{in_play.night.pk}/games/{in_play.pk}/finish", data)
+    second = en.post(f"/s/{in_play.night.pk}/games/{in_play.pk}/finish", data)
     assert first.status_code == second.status_code == 302
     assert in_play.lines.count() == 6
 
 
 def test_a_retried_event_is_recorded_once(en, in_play):
     data = {"player": "Bee", "idempotency_key": "e" * 32}
-    en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/events/head", data)
-    en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/events/head", data)
+    en.post(f"/s/{in_play.night.pk}/games/{in_play.pk}/events/head", data)
+    en.post(f"/s/{in_play.night.pk}/games/{in_play.pk}/events/head", data)
     assert in_play.events.count() == 1
 
 
 def test_the_second_phone_to_finish_a_game_is_told_who_recorded_it(en, in_play, client):
     other = Client(HTTP_ACCEPT_LANGUAGE="en")
-    member(other, in_play.session.group, PLAYER)
-    Membership.objects.filter(group=in_play.session.group, role=HOST).update(name="Ann's phone")
-    en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/finish", finish_data())
+    member(other, in_play.night.group, PLAYER)
+    Membership.objects.filter(group=in_play.night.group, role=HOST).update(name="Ann's phone")
+    en.post(f"/s/{in_play.night.pk}/games/{in_play.pk}/finish", finish_data())
     late = other.post(
-        f"/s/{in_play.session.pk}/games/{in_play.pk}/finish",
+        f"/s/{in_play.night.pk}/games/{in_play.pk}/finish",
         finish_data(knocker="Bee", points_1=""),
     )
     assert late.status_code == 409  # refused: the table as it is now, and who was first
@@ -348,9 +348,9 @@ def test_the_second_phone_to_finish_a_game_is_told_who_recorded_it(en, in_play, 
 
 
 def test_the_audit_log_says_who_did_what(en, in_play):
-    Membership.objects.filter(group=in_play.session.group).update(name="Ann's phone")
-    en.post(f"/s/{in_play.session.pk}/games/{in_play.pk}/finish", finish_data())
-    body = en.get(f"/g/{in_play.session.group.pk}/audit").content.decode()
+    Membership.objects.filter(group=in_play.night.group).update(name="Ann's phone")
+    en.post(f"/s/{in_play.night.pk}/games/{in_play.pk}/finish", finish_data())
+    body = en.get(f"/g/{in_play.night.group.pk}/audit").content.decode()
     assert "Ann&#x27;s phone · recorded a game&#x27;s end · game 1" in body
 
 
@@ -389,9 +389,9 @@ def test_a_key_holding_a_nul_character_is_stored_safely_and_still_replays(en, ta
 
 
 def test_a_refused_seat_change_leaves_no_new_member_behind(en, in_play):
-    response = en.post(f"/s/{in_play.session.pk}/seats", {"position": "0", "name": "Zed"})
+    response = en.post(f"/s/{in_play.night.pk}/seats", {"position": "0", "name": "Zed"})
     assert response.status_code == 422
-    assert not in_play.session.group.players.filter(name="Zed").exists()
+    assert not in_play.night.group.players.filter(name="Zed").exists()
 
 
 def test_behind_trusted_proxies_each_phone_has_its_own_limit(table, settings):
@@ -419,12 +419,12 @@ def test_a_phone_without_an_account_makes_only_so_many_groups_an_hour(db, settin
 
 def test_a_viewer_is_not_offered_a_game_to_start_on_their_phone(night):
     viewer = Client()
-    member(viewer, Game.objects.get(pk=night["game_id"]).session.group, VIEWER)
+    member(viewer, Game.objects.get(pk=night["game_id"]).night.group, VIEWER)
     assert viewer.get(address("offline-game", night)).status_code == 403
 
 
 def test_a_phone_joining_a_group_with_no_night_open_lands_on_the_group(en, table):
-    sessions.session_close(session=table)
+    nights.night_close(night=table)
     host = Membership.objects.get(group=table.group)
     invite = access.invite_create(group=table.group, role=PLAYER, by=host)
     response = Client().post(f"/join/{invite.token}", {"name": "Bee"})

@@ -16,14 +16,14 @@ from scorekeeper.models import (
     LedgerLine,
     Membership,
     MoneyLine,
-    Session,
+    Night,
     Standing,
     Transfer,
 )
 from scorekeeper.rules.money import BAHT_MOST, POINT_VALUE_MOST, STAKE_MOST
-from scorekeeper.services import access, costs, exports, games, scoresheet, sessions, settle_up
+from scorekeeper.services import access, costs, exports, games, nights, scoresheet, settle_up
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services.ledger_audit import night_audit
 from tests.views.conftest import member
 
 SEATS = {"seat_1": "Ann", "seat_2": "Bee", "seat_3": "Cat", "seat_4": "Dan"}
@@ -63,12 +63,12 @@ def test_opening_a_night_is_bounded_at_what_a_real_table_plays(
     refused = open_form(client, group, **{field: above})
     assert refused.status_code == 422
     assert thai in refused.content.decode()
-    assert not Session.objects.exists()
+    assert not Night.objects.exists()
     assert open_form(client, group, **{field: most}).status_code == 302
 
 
 def test_a_cost_and_a_table_fee_are_bounded_at_a_million_baht(client, group):
-    night = sessions.session_open(
+    night = nights.night_open(
         group=group, players=list(SEATS.values()), stake_level="sian", point_value=Decimal(1)
     )
     cost = {"cost-reason": "ข้าว", "cost-paid_by": "Ann", "cost-among": ["Ann", "Bee"]}
@@ -89,36 +89,36 @@ def test_a_cost_and_a_table_fee_are_bounded_at_a_million_baht(client, group):
 
 @pytest.mark.ledger_broken  # totals set by hand, a step from what a transfer holds
 def test_a_cost_or_a_close_that_would_take_a_total_past_the_ledger_is_refused(group):
-    night = sessions.session_open(
+    night = nights.night_open(
         group=group, players=list(SEATS.values()), stake_level="sian",
         point_value=POINT_VALUE_MOST,
     )  # fmt: skip
     players = {s.player.name: s.player for s in night.seats.select_related("player")}
     # Totals a step from what a transfer holds: 9,999,999,000 baht won by Ann, lost by Bee.
-    Standing.objects.filter(session=night, player=players["Ann"]).update(net=9_999_999)
-    Standing.objects.filter(session=night, player=players["Bee"]).update(net=-9_999_999)
+    Standing.objects.filter(night=night, player=players["Ann"]).update(net=9_999_999)
+    Standing.objects.filter(night=night, player=players["Bee"]).update(net=-9_999_999)
     with pytest.raises(ServiceError) as refused:
         costs.cost_add(
-            session=night, reason="ข้าว", baht=BAHT_MOST, paid_by=players["Ann"],
+            night=night, reason="ข้าว", baht=BAHT_MOST, paid_by=players["Ann"],
             among=[players["Bee"]],
         )  # fmt: skip
     assert refused.value.code == "ledger-full" and refused.value.params["name"] == "Ann"
     assert not night.costs.exists() and not MoneyLine.objects.exists()
-    by_night = settle_up.Choices(fee=BAHT_MOST, fee_per=Session.FeePer.NIGHT)
+    by_night = settle_up.Choices(fee=BAHT_MOST, fee_per=Night.FeePer.NIGHT)
     with pytest.raises(ServiceError) as refused:
-        sessions.session_close(session=night, choices=by_night)
+        nights.night_close(night=night, choices=by_night)
     assert refused.value.code == "ledger-full" and refused.value.params["name"] == "Bee"
     night.refresh_from_db()
     assert night.is_open and not night.transfers.exists() and not MoneyLine.objects.exists()
-    sessions.session_close(session=night)
+    nights.night_close(night=night)
     assert night.transfers.get().baht == Decimal("9999999000.00")
 
 
-def play_until_refused(night: Session) -> tuple[int, ServiceError]:
+def play_until_refused(night: Night) -> tuple[int, ServiceError]:
     """Finish the biggest games until one would take a total past the ledger; return how many
     were recorded and the refusal."""
     for played in range(100):
-        game = games.game_start(session=night, fool_swap=False)
+        game = games.game_start(night=night, fool_swap=False)
         lines = LedgerLine.objects.count()
         try:
             games.event_add(game=game, event={"type": "head", "player": "Ann"})
@@ -138,7 +138,7 @@ def test_a_night_at_the_largest_values_plays_until_refused_then_closes_reads_and
 ):
     with transaction.atomic():  # played on another instance: this one stays empty to import
         group = access.group_create(name="Saturday")
-        night = sessions.session_open(
+        night = nights.night_open(
             group=group, players=list(SEATS.values()), stake_level="custom",
             stakes=(STAKE_MOST, STAKE_MOST, STAKE_MOST), fine=STAKE_MOST,
             point_value=POINT_VALUE_MOST,
@@ -146,23 +146,23 @@ def test_a_night_at_the_largest_values_plays_until_refused_then_closes_reads_and
         players = {s.player.name: s.player for s in night.seats.select_related("player")}
         for payer in ("Ann", "Bee"):
             costs.cost_add(
-                session=night, reason="ค่าห้อง", baht=BAHT_MOST, paid_by=players[payer],
+                night=night, reason="ค่าห้อง", baht=BAHT_MOST, paid_by=players[payer],
                 among=list(players.values()),
             )  # fmt: skip
         played, refused = play_until_refused(night)
         assert played >= 1 and refused.code == "ledger-full"
-        sessions.session_close(
-            session=night,
-            choices=settle_up.Choices(fee=BAHT_MOST, fee_per=Session.FeePer.NIGHT, rounding=20),
+        nights.night_close(
+            night=night,
+            choices=settle_up.Choices(fee=BAHT_MOST, fee_per=Night.FeePer.NIGHT, rounding=20),
         )
-        biggest = Transfer.objects.filter(session=night).order_by("-baht").first()
+        biggest = Transfer.objects.filter(night=night).order_by("-baht").first()
         assert biggest is not None and biggest.baht > 10**9  # ten digits before the point
-        assert session_audit(night) == []
+        assert night_audit(night) == []
         data = exports.group_json(group=group)
         transaction.set_rollback(True)
     imported = exports.group_import(data=data)  # audits every night it brings
     member(client, imported, Membership.Role.HOST)
-    night = imported.sessions.get()
+    night = imported.nights.get()
     assert not night.is_open and night.transfers.count() >= 1
     for page in PAGES:
         response = client.get(f"/s/{night.pk}/{page}")
@@ -174,21 +174,21 @@ def test_a_night_at_the_largest_values_plays_until_refused_then_closes_reads_and
 
 @pytest.mark.ledger_broken  # stored by hand above the bounds
 def test_a_night_stored_above_the_bounds_still_reads_and_exports(client, group):
-    night = sessions.session_open(
+    night = nights.night_open(
         group=group, players=list(SEATS.values()), stake_level="custom",
         stakes=(10, 20, 30), point_value=Decimal(1),
     )  # fmt: skip
-    game = games.game_start(session=night, fool_swap=False)
+    game = games.game_start(night=night, fool_swap=False)
     games.game_finish(game=game, outcome=BIG)
-    games.game_start(session=night, fool_swap=False)
+    games.game_start(night=night, fool_swap=False)
     # As a night opened before the bounds might hold it: far past what a transfer holds.
-    Session.objects.filter(pk=night.pk).update(
+    Night.objects.filter(pk=night.pk).update(
         point_value=Decimal("99999999.9999"), stake_less=10**9, stake_medium=10**9,
         stake_more=10**9, fine=10**9,
     )  # fmt: skip
-    Standing.objects.filter(session=night, net__gt=0).update(net=9 * 10**18)  # a BigInteger
+    Standing.objects.filter(night=night, net__gt=0).update(net=9 * 10**18)  # a BigInteger
     MoneyLine.objects.create(
-        group=group, session=night, payer=night.first_dealer, payee=None,
+        group=group, night=night, payer=night.first_dealer, payee=None,
         baht=Decimal("9999999999.99"), item=MoneyLine.Item.COST, reason="x",
     )  # fmt: skip
     for page in PAGES:
@@ -199,7 +199,7 @@ def test_a_night_stored_above_the_bounds_still_reads_and_exports(client, group):
     out = io.StringIO()  # the audit reports what does not add up (nets changed by hand) ...
     with pytest.raises(CommandError, match="problems in"):  # ... and never crashes on it
         call_command("ledger_audit", stdout=out)
-    assert f"session {night.pk} (Saturday): " in out.getvalue()
+    assert f"night {night.pk} (Saturday): " in out.getvalue()
 
 
 @pytest.mark.parametrize(
@@ -210,7 +210,7 @@ def test_a_night_stored_above_the_bounds_still_reads_and_exports(client, group):
 def test_an_import_above_what_a_real_table_plays_is_refused_nothing_written(db, field, value):
     with transaction.atomic():  # an export of another instance: this one stays empty
         group = access.group_create(name="Saturday")
-        sessions.session_open(
+        nights.night_open(
             group=group, players=list(SEATS.values()), stake_level="sian", point_value=Decimal(1)
         )
         data = exports.group_json(group=group)

@@ -12,8 +12,8 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scorekeeper.models import Game, LedgerLine, Membership, Player, Session
-from scorekeeper.services import access, costs, games, sessions, sharing
+from scorekeeper.models import Game, LedgerLine, Membership, Night, Player
+from scorekeeper.services import access, costs, games, nights, sharing
 from scorekeeper.views import table
 from tests.views.conftest import HTMX
 
@@ -36,13 +36,13 @@ pytestmark = pytest.mark.ledger_broken
 KNOCK = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 1, "Cat": 2, "Dan": 3}}
 
 
-def add_settled_games(session: Session, n: int) -> None:
+def add_settled_games(night: Night, n: int) -> None:
     """Add `n` settled games with their lines: the shape of a long night, quickly.
 
     One game goes through the services; the database copies it and its lines n − 1 times, every
     column as it is but the number (70,000 rows built by the ORM took 11 seconds).
     """
-    template = games.game_start(session=session, fool_swap=False)
+    template = games.game_start(night=night, fool_swap=False)
     games.game_finish(game=template, outcome=KNOCK)
     if n < 2:
         return
@@ -64,8 +64,8 @@ def add_settled_games(session: Session, n: int) -> None:
             f"INSERT INTO {q(LedgerLine._meta.db_table)} ({', '.join(map(q, line_columns))}) "
             f"SELECT {', '.join(line_values)} "
             f"FROM {q(LedgerLine._meta.db_table)} l, {q(Game._meta.db_table)} g "
-            f"WHERE l.{q(game_id)} = %s AND g.{q('session_id')} = %s AND g.{q('id')} <> %s",
-            [template.pk, session.pk, template.pk],
+            f"WHERE l.{q(game_id)} = %s AND g.{q('night_id')} = %s AND g.{q('id')} <> %s",
+            [template.pk, night.pk, template.pk],
         )
 
 
@@ -75,106 +75,106 @@ def statements(client: Client, url: str, status: int = 200, **headers: Any) -> i
     return len(queries.captured_queries)
 
 
-def shared(session: Session) -> Session:
-    sharing.share_link_for(session=session)
-    return session
+def shared(night: Night) -> Night:
+    sharing.share_link_for(night=night)
+    return night
 
 
-def night_open(played: int) -> Session:
+def night_open(played: int) -> Night:
     """Ann, Bee, Cat and Dan at sian stakes, `played` games into the night."""
-    session = sessions.session_open(
+    night = nights.night_open(
         group=access.group_create(name=f"{played} games"),
         players=["Ann", "Bee", "Cat", "Dan"],
         stake_level="sian",
         point_value=Decimal("0.5"),
     )
     if played:
-        add_settled_games(session, played)
-    return session
+        add_settled_games(night, played)
+    return night
 
 
 @pytest.fixture(scope="module")
-def long_night(django_db_setup: None, django_db_blocker: Any) -> Iterator[Session]:
+def long_night(django_db_setup: None, django_db_blocker: Any) -> Iterator[Night]:
     """10,000 games, built once for the module; each test's own changes roll back after it."""
     with django_db_blocker.unblock():
         kept = transaction.atomic()
         kept.__enter__()
-        session = night_open(10_000)
+        night = night_open(10_000)
         # Check the deferred foreign keys now, once: left pending, PostgreSQL checks all 70,000
         # again as each test's savepoint rolls back and its teardown checks constraints.
         connection.check_constraints()
-    yield session
+    yield night
     with django_db_blocker.unblock():
         transaction.set_rollback(True)
         kept.__exit__(None, None, None)
 
 
-def host_of(client: Client, session: Session) -> Session:
-    """Make the client's phone a host of the session's group (the same phone for every night)."""
+def host_of(client: Client, night: Night) -> Night:
+    """Make the client's phone a host of the night's group (the same phone for every night)."""
     device = client.session.get("device") or access.device_create(user_agent="test").pk
     Membership.objects.get_or_create(
-        group=session.group, device_id=device, defaults={"role": Membership.Role.HOST}
+        group=night.group, device_id=device, defaults={"role": Membership.Role.HOST}
     )
     phone = client.session
     phone["device"] = device
     phone.save()
-    return session
+    return night
 
 
 @pytest.fixture
-def night_of(db: None, long_night: Session, en: Client) -> Callable[[int], Session]:
+def night_of(db: None, long_night: Night, en: Client) -> Callable[[int], Night]:
     """Give a night of so many games, the client's phone its host."""
 
-    def of(played: int) -> Session:
+    def of(played: int) -> Night:
         return host_of(en, long_night if played == 10_000 else night_open(played))
 
     return of
 
 
-def finished(session: Session) -> Game:
-    return games.game_finish(game=games.game_start(session=session, fool_swap=False), outcome=KNOCK)
+def finished(night: Night) -> Game:
+    return games.game_finish(game=games.game_start(night=night, fool_swap=False), outcome=KNOCK)
 
 
-def closed(session: Session) -> Session:
+def closed(night: Night) -> Night:
     """Close the night and mark one transfer paid, so the page reads both kinds."""
-    transfers = sessions.session_close(session=session)
+    transfers = nights.night_close(night=night)
     if transfers:
-        sessions.payment_record(transfer=transfers[0])
-    return session
+        nights.payment_record(transfer=transfers[0])
+    return night
 
 
-def in_play(session: Session) -> Game:
+def in_play(night: Night) -> Game:
     """A game in play with an event paid at once: the busiest state of a table."""
-    game = games.game_start(session=session, fool_swap=False)
+    game = games.game_start(night=night, fool_swap=False)
     games.event_add(game=game, event={"type": "head", "player": "Bee"})
     return game
 
 
-def with_cost(session: Session) -> Game:
+def with_cost(night: Night) -> Game:
     """The busiest table with a shared cost standing in its running settle-up."""
-    players = list(Player.objects.filter(standings__session=session).order_by("name"))
-    costs.cost_add(session=session, reason="ข้าว", baht=Decimal(100), paid_by=players[0],
+    players = list(Player.objects.filter(standings__night=night).order_by("name"))
+    costs.cost_add(night=night, reason="ข้าว", baht=Decimal(100), paid_by=players[0],
                    among=players)  # fmt: skip
-    return in_play(session)
+    return in_play(night)
 
 
-def voided(session: Session) -> Game:
-    game = finished(session)
+def voided(night: Night) -> Game:
+    game = finished(night)
     games.game_void(game=game)
     return game
 
 
-def last_history_page(session: Session) -> str:
-    last = max(1, math.ceil(session.games.count() / table.HISTORY_PAGE))
-    return f"/s/{session.pk}/history?page={last}"
+def last_history_page(night: Night) -> str:
+    last = max(1, math.ceil(night.games.count() / table.HISTORY_PAGE))
+    return f"/s/{night.pk}/history?page={last}"
 
 
 LIVE = {**HTMX, "HTTP_HX_TARGET": "live"}
 
 # Each page: put the night in the state the page is busiest in, and give the page's address.
-PAGES: dict[str, Callable[[Session], str]] = {
-    "table": lambda s: f"/s/{in_play(s).session_id}/",
-    "table, a shared cost": lambda s: f"/s/{with_cost(s).session_id}/",
+PAGES: dict[str, Callable[[Night], str]] = {
+    "table": lambda s: f"/s/{in_play(s).night_id}/",
+    "table, a shared cost": lambda s: f"/s/{with_cost(s).night_id}/",
     "event form": lambda s: f"/s/{s.pk}/games/{in_play(s).pk}/events/head",
     "seats": lambda s: f"/s/{s.pk}/seats",
     "settle up, open": lambda s: f"/s/{s.pk}/settle",
@@ -182,7 +182,7 @@ PAGES: dict[str, Callable[[Session], str]] = {
     # The first visit makes the night's share link, once (a write, audited): counted after it.
     "summary, open": lambda s: f"/s/{shared(s).pk}/summary",
     "summary, closed": lambda s: f"/s/{shared(closed(s)).pk}/summary",
-    "history, open": lambda s: f"/s/{in_play(s).session_id}/history",
+    "history, open": lambda s: f"/s/{in_play(s).night_id}/history",
     "history, closed": lambda s: f"/s/{closed(s).pk}/history",
     "history, last page": last_history_page,
     "game": lambda s: f"/s/{s.pk}/games/{finished(s).pk}/",
@@ -204,14 +204,14 @@ def test_each_page_costs_the_same_few_statements_however_long_the_night(en, nigh
 def test_a_poll_of_the_table_costs_the_same_few_statements_however_long_the_night(
     en, night_of, played
 ):
-    def polls(session: Session) -> tuple[int, int]:
-        in_play(session)
-        changed = statements(en, f"/s/{session.pk}/?v=0", **LIVE)
-        page = en.get(f"/s/{session.pk}/").content.decode()
+    def polls(night: Night) -> tuple[int, int]:
+        in_play(night)
+        changed = statements(en, f"/s/{night.pk}/?v=0", **LIVE)
+        page = en.get(f"/s/{night.pk}/").content.decode()
         unchanged = html.unescape(re.search(r'id="live" hx-get="([^"]+)"', page)[1])  # type: ignore[index]
         return changed, statements(en, unchanged, 204, **LIVE)
 
     at_first = polls(night_of(0))
     assert polls(night_of(played)) == at_first
     assert at_first[0] <= PAGE_BUDGET
-    assert at_first[1] == 1  # the night's version, and nothing else: no session, no account
+    assert at_first[1] == 1  # the night's version, and nothing else: no night, no account

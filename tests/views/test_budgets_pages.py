@@ -18,8 +18,8 @@ from django.db.models import Model
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scorekeeper.models import AuditEntry, Game, Membership, Player, Session, Standing
-from scorekeeper.services import access, scoresheet, sessions
+from scorekeeper.models import AuditEntry, Game, Membership, Night, Player, Standing
+from scorekeeper.services import access, nights, scoresheet
 from scorekeeper.views.live import signed_version, version
 from tests.views.conftest import HTMX
 from tests.views.test_budgets import PAGE_BUDGET, add_settled_games
@@ -45,10 +45,10 @@ FAR = 10**9  # a target nobody reaches, however long the match
 CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT", "BEGIN", "COMMIT")
 
 
-def unchanged_poll(session: Session) -> str:
+def unchanged_poll(night: Night) -> str:
     """The poll a sheet page makes, with the version it was given."""
-    path = f"/s/{session.pk}/"
-    return f"{path}?v={quote(signed_version(path, session.pk, version(session.pk)))}"
+    path = f"/s/{night.pk}/"
+    return f"{path}?v={quote(signed_version(path, night.pk, version(night.pk)))}"
 
 
 def _copy(model: type[Model], source: str, where: str, params: list[Any], **columns: str) -> None:
@@ -65,24 +65,24 @@ def _copy(model: type[Model], source: str, where: str, params: list[Any], **colu
         )
 
 
-def audit_copies(session: Session, template: Game) -> None:
+def audit_copies(night: Night, template: Game) -> None:
     """Give each game copied from `template` the audit entries the template has: one per write."""
     q = connection.ops.quote_name
     games, entries = q(Game._meta.db_table), q(AuditEntry._meta.db_table)
     _copy(
         AuditEntry,
         f"{entries} t, {games} g",
-        f"t.{q('game_id')} = %s AND g.{q('session_id')} = %s AND g.{q('id')} <> %s",
-        [template.pk, session.pk, template.pk],
+        f"t.{q('game_id')} = %s AND g.{q('night_id')} = %s AND g.{q('id')} <> %s",
+        [template.pk, night.pk, template.pk],
         game_id=f"g.{q('id')}",
     )
 
 
-def add_hands(session: Session, n: int, hand: dict[str, Any]) -> None:
+def add_hands(night: Night, n: int, hand: dict[str, Any]) -> None:
     """Add `n` hands of `hand` to a score sheet, the first recorded, the rest copied in SQL."""
     if not n:
         return
-    first = scoresheet.hand_record(session=session, hand=hand)
+    first = scoresheet.hand_record(night=night, hand=hand)
     q = connection.ops.quote_name
     _copy(
         Game,
@@ -93,9 +93,9 @@ def add_hands(session: Session, n: int, hand: dict[str, Any]) -> None:
         [n - 1, first.pk],
         number=f"t.{q('number')} + n.i",
     )
-    audit_copies(session, first)
+    audit_copies(night, first)
     for name, player_id in zip(first.document["players"], first.seating, strict=True):
-        Standing.objects.filter(session=session, player_id=player_id).update(
+        Standing.objects.filter(night=night, player_id=player_id).update(
             net=(first.scores or {}).get(name, 0) * n
         )
 
@@ -104,10 +104,10 @@ def add_hands(session: Session, n: int, hand: dict[str, Any]) -> None:
 class Club:
     """A group with a Knock Dummy night and score sheets of `played` games (hands) each."""
 
-    knock: Session
-    gong_zhu: Session  # open, for money
-    dummy: Session  # open, classic Dummy, its deal turned by fool discards
-    settled: Session  # Gong Zhu for money, closed, one transfer marked paid
+    knock: Night
+    gong_zhu: Night  # open, for money
+    dummy: Night  # open, classic Dummy, its deal turned by fool discards
+    settled: Night  # Gong Zhu for money, closed, one transfer marked paid
     ann: Player
 
     @property
@@ -117,14 +117,14 @@ class Club:
 
 def club(played: int) -> Club:
     group = access.group_create(name=f"{played} games")
-    knock = sessions.session_open(
+    knock = nights.night_open(
         group=group, players=PLAYERS, stake_level="sian", point_value=Decimal("0.5")
     )
     if played:
         add_settled_games(knock, played)
         audit_copies(knock, knock.games.order_by("pk").first())
 
-    def gong_zhu() -> Session:
+    def gong_zhu() -> Night:
         sheet = scoresheet.scoresheet_open(
             group=group,
             ruleset="gong-zhu",
@@ -141,9 +141,9 @@ def club(played: int) -> Club:
     )
     add_hands(dummy, played, DUMMY_HAND)
     settled = gong_zhu()
-    scoresheet.hand_record(session=settled, hand=GONG_ZHU_HAND)  # someone owes something
-    transfers = scoresheet.scoresheet_close(session=settled)
-    sessions.payment_record(transfer=transfers[0])
+    scoresheet.hand_record(night=settled, hand=GONG_ZHU_HAND)  # someone owes something
+    transfers = scoresheet.scoresheet_close(night=settled)
+    nights.payment_record(transfer=transfers[0])
     return Club(knock, gong_zhu(), dummy, settled, group.players.get(name="Ann"))
 
 
@@ -200,10 +200,10 @@ def statements(client: Client, visit: Visit) -> list[str]:
     return [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(CONTROL)]
 
 
-def newest_hand(sheet: Session) -> int:
+def newest_hand(sheet: Night) -> int:
     """The classic Dummy sheet's newest hand; a sheet without one gets one."""
     hand = sheet.games.order_by("-number").first()
-    return (hand or scoresheet.hand_record(session=sheet, hand=DUMMY_HAND)).pk
+    return (hand or scoresheet.hand_record(night=sheet, hand=DUMMY_HAND)).pk
 
 
 SHEET = {**HTMX, "HTTP_HX_TARGET": "sheet"}
@@ -217,7 +217,7 @@ PAGES: dict[str, Callable[[Club], Visit]] = {
     "members": lambda c: Visit(f"/g/{c.group}/members"),
     "audit log": lambda c: Visit(f"/g/{c.group}/audit"),
     "audit log, past the last page": lambda c: Visit(f"/g/{c.group}/audit?page=99999"),
-    "open a session": lambda c: Visit(f"/g/{c.group}/sessions/new"),
+    "open a night": lambda c: Visit(f"/g/{c.group}/sessions/new"),
     "open a score sheet": lambda c: Visit(f"/g/{c.group}/race/dummy-points/new"),
     "sheet, Gong Zhu": lambda c: Visit(f"/s/{c.gong_zhu.pk}/"),
     "sheet, classic Dummy": lambda c: Visit(f"/s/{c.dummy.pk}/"),

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.models import Game
-from scorekeeper.services import games, sessions
+from scorekeeper.services import games, nights
 from tests.views.conftest import HTMX, finish_data
 from tests.views.test_budgets import add_settled_games
 
@@ -19,7 +19,7 @@ from tests.views.test_budgets import add_settled_games
 pytestmark = pytest.mark.ledger_broken
 
 
-# Saving a game: the Django session, the game with its session and group, the phone's
+# Saving a game: the Django session, the game with its night and group, the phone's
 # memberships, the game locked, its events, INSERT the lines, UPDATE the standings, UPDATE the
 # game, INSERT its audit entry.
 BUDGET = 10
@@ -37,7 +37,7 @@ def written(client, url: str, data: dict[str, object]) -> list[str]:
 def test_saving_the_end_of_a_game_costs_at_most_ten_statements(en, table, played):
     if played:
         add_settled_games(table, played)
-    game = games.game_start(session=table, fool_swap=False)
+    game = games.game_start(night=table, fool_swap=False)
     url = f"/s/{table.pk}/games/{game.pk}/finish"
     sql = written(en, url, {**finish_data(), "idempotency_key": f"finish-{played}"})
     game.refresh_from_db()
@@ -47,10 +47,10 @@ def test_saving_the_end_of_a_game_costs_at_most_ten_statements(en, table, played
 
 def test_a_game_with_events_costs_the_same(en, table):
     """Its events are read in one statement, however many."""
-    game = games.game_start(session=table, fool_swap=False)
+    game = games.game_start(night=table, fool_swap=False)
     url = f"/s/{table.pk}/games/{game.pk}/finish"
     plain = written(en, url, {**finish_data(), "idempotency_key": "plain"})
-    game = games.game_start(session=table, fool_swap=False)
+    game = games.game_start(night=table, fool_swap=False)
     games.event_add(game=game, event={"type": "head", "player": "Bee"})
     games.event_add(game=game, event={"type": "speto", "player": "Cat"})
     url = f"/s/{table.pk}/games/{game.pk}/finish"
@@ -61,8 +61,8 @@ def test_a_game_with_events_costs_the_same(en, table):
     assert "events" not in game.document  # kept once, in their rows
 
 
-# Starting the next game: the 3 that admit the phone (the Django session; the session with its
-# group; the phone's memberships), the session locked, the latest game (its number, dealer and
+# Starting the next game: the 3 that admit the phone (the Django session; the night with its
+# group; the phone's memberships), the night locked, the latest game (its number, dealer and
 # fool decide the next deal; a voided one costs a read of the last standing), the seats, INSERT
 # the game and its audit entry. A form's key is looked up only when the start is refused
 # (services/games.py).
@@ -78,8 +78,8 @@ def test_starting_a_game_costs_the_same_few_statements(en, table, played):
 
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's query plans")
-def test_starting_a_game_sorts_none_of_the_sessions_games(en, table):
-    """Every read of a start walks an index in order: none sorts the session's games (at 10,000
+def test_starting_a_game_sorts_none_of_the_nights_games(en, table):
+    """Every read of a start walks an index in order: none sorts the night's games (at 10,000
     games a sort made the start twice as slow as at 100)."""
     add_settled_games(table, 100)
     sql = written(en, f"/s/{table.pk}/games/start", {"idempotency_key": "plan"})
@@ -108,7 +108,7 @@ def test_a_retried_start_answers_with_its_game_and_starts_nothing_more(en, table
 @pytest.mark.parametrize("played", [1, 100, 10_000], ids=["1 game", "100 games", "10,000 games"])
 def test_marking_a_transfer_paid_and_undoing_it_cost_the_same_few_statements(en, table, played):
     add_settled_games(table, played)
-    transfer = sessions.session_close(session=table)[0]
+    transfer = nights.night_close(night=table)[0]
     url = f"/s/{table.pk}/transfers/{transfer.pk}/paid"
     paid = swapped(en, url, {"idempotency_key": "paid"})
     undone = swapped(en, url, {"undo": "1", "idempotency_key": "undone"})
@@ -125,7 +125,7 @@ def swapped(client, url: str, data: dict[str, object]) -> list[str]:
 
 
 def _event(client, table) -> tuple[int, Game]:
-    game = games.game_start(session=table, fool_swap=False)
+    game = games.game_start(night=table, fool_swap=False)
     data = {"player": "Bee", "idempotency_key": "event"}
     return len(written(client, f"/s/{table.pk}/games/{game.pk}/events/head", data)), game
 
@@ -160,7 +160,7 @@ def test_every_other_write_of_the_table_costs_at_most_ten_statements(en, table, 
 
 
 def test_resolving_a_tie_and_correcting_a_voided_game_cost_at_most_ten_statements(en, table):
-    tied = games.game_start(session=table, fool_swap=False)
+    tied = games.game_start(night=table, fool_swap=False)
     draw = {"knock": {"player": "Dan", "kind": "normal"}, "points": {"Ann": 5, "Bee": 5, "Cat": 5}}
     games.game_finish(game=tied, outcome=draw)
     url = f"/s/{table.pk}/games/{tied.pk}"

@@ -1,10 +1,10 @@
 """Byte budgets a cheap phone on a card table's Wi-Fi depends on, however long the night.
 
-- The first load of a session page, everything it links included (htmx too): at most 45 KB as
+- The first load of a night page, everything it links included (htmx too): at most 45 KB as
   sent, that is compressed: the HTML by the GZip middleware, static files as collectstatic
   compresses them for whitenoise (gzip at level 9 here: whitenoise also makes Brotli files,
   which are smaller), images as they are.
-- The session page's HTML: at most 14 KB before compression.
+- The night page's HTML: at most 14 KB before compression.
 - Each htmx swap: at most 2 KB as sent, compressed.
 """
 
@@ -18,7 +18,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.test import Client
 
-from scorekeeper.services import games, sessions
+from scorekeeper.services import games, nights
 from tests.views.conftest import HTMX, finish_data
 from tests.views.test_budgets import add_settled_games
 
@@ -57,14 +57,14 @@ def static_size(url: str) -> int:
 
 
 def night(table, played: int) -> None:
-    """`played` settled games, then one in play: the session page at its fullest."""
+    """`played` settled games, then one in play: the night page at its fullest."""
     if played:
         add_settled_games(table, played)
-    games.game_start(session=table, fool_swap=False)
+    games.game_start(night=table, fool_swap=False)
 
 
 @SIZES
-def test_the_first_load_of_a_session_page_is_at_most_45_kb_compressed(en: Client, table, played):
+def test_the_first_load_of_a_night_page_is_at_most_45_kb_compressed(en: Client, table, played):
     night(table, played)
     page = en.get(f"/s/{table.pk}/", **GZIP)
     assert page["Content-Encoding"] == "gzip"
@@ -81,7 +81,7 @@ def test_the_first_load_of_a_session_page_is_at_most_45_kb_compressed(en: Client
 
 
 @SIZES
-def test_the_session_page_html_is_at_most_14_kb(en: Client, table, played):
+def test_the_night_page_html_is_at_most_14_kb(en: Client, table, played):
     night(table, played)
     assert sent(en.get(f"/s/{table.pk}/")) <= HTML
 
@@ -123,7 +123,7 @@ def test_the_transfers_swap_after_a_payment_is_at_most_2_kb(en: Client, table):
             "points": {"Bee": 1, "Cat": 2, "Dan": 3},
         },
     )
-    transfer = sessions.session_close(session=table)[0]
+    transfer = nights.night_close(night=table)[0]
     url = f"/s/{table.pk}/transfers/{transfer.pk}/paid"
     swap = en.post(url, {}, **HTMX, **GZIP)
     assert b'id="transfers"' in gzip.decompress(swap.content)

@@ -7,16 +7,16 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from scorekeeper.models import AuditEntry, Membership, MoneyLine, Session, Transfer
+from scorekeeper.models import AuditEntry, Membership, MoneyLine, Night, Transfer
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.services import debts, games, sessions
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services import debts, games, nights
+from scorekeeper.services.ledger_audit import night_audit
 from scorekeeper.templatetags.score import baht_text
 from tests.views.conftest import HTMX, member
 
 
-def closed(night: Session, points: tuple[int, int, int] = (10, 20, 30)) -> list[Transfer]:
-    game = games.game_start(session=night)
+def closed(night: Night, points: tuple[int, int, int] = (10, 20, 30)) -> list[Transfer]:
+    game = games.game_start(night=night)
     games.game_finish(
         game=game,
         outcome={
@@ -24,11 +24,11 @@ def closed(night: Session, points: tuple[int, int, int] = (10, 20, 30)) -> list[
             "points": dict(zip(["Bee", "Cat", "Dan"], points, strict=True)),
         },
     )
-    return sessions.session_close(session=night)
+    return nights.night_close(night=night)
 
 
-def next_night(table: Session, point_value: str = "2") -> Session:
-    return sessions.session_open(
+def next_night(table: Night, point_value: str = "2") -> Night:
+    return nights.night_open(
         group=table.group,
         players=["Ann", "Bee", "Cat", "Dan"],
         stake_level="sian",
@@ -37,7 +37,7 @@ def next_night(table: Session, point_value: str = "2") -> Session:
 
 
 def carry_url(transfer: Transfer) -> str:
-    return f"/s/{transfer.session_id}/transfers/{transfer.pk}/paid"
+    return f"/s/{transfer.night_id}/transfers/{transfer.pk}/paid"
 
 
 def test_a_carried_transfer_is_owed_in_baht_on_the_next_night_and_paid_there(en, table):
@@ -64,13 +64,13 @@ def test_a_carried_transfer_is_owed_in_baht_on_the_next_night_and_paid_there(en,
     response = en.post(f"/g/{table.group_id}/debts/{carry.pk}/paid", {"night": later.pk})
     assert response.status_code == 302 and response["Location"] == f"/s/{later.pk}/settle"
     paid = MoneyLine.objects.get(item=MoneyLine.Item.SETTLE)
-    assert (paid.carried, paid.session, paid.baht) == (carry, later, carry.baht)
+    assert (paid.carried, paid.night, paid.baht) == (carry, later, carry.baht)
     assert not debts.owed(table.group).exists()
     assert "Owed across nights" not in en.get(f"/g/{table.group_id}/").content.decode()
     assert "Paid since" in en.get(f"/s/{table.pk}/settle").content.decode()
     actions = AuditEntry.objects.filter(action__in=["transfer-carry", "debt-settle"])
     assert sorted(actions.values_list("action", flat=True)) == ["debt-settle", "transfer-carry"]
-    assert session_audit(table) == [] and session_audit(later) == []
+    assert night_audit(table) == [] and night_audit(later) == []
 
 
 def test_the_next_night_lists_only_debts_from_before_it_and_those_paid_at_it(en, table):
@@ -78,7 +78,7 @@ def test_the_next_night_lists_only_debts_from_before_it_and_those_paid_at_it(en,
     second_night = next_night(table)
     closed(second_night, (12, 25, 40))
     carried_first = debts.transfer_carry(transfer=first[0])
-    second = list(Transfer.objects.filter(session=second_night))
+    second = list(Transfer.objects.filter(night=second_night))
     carried_second = debts.transfer_carry(transfer=second[0])
     shown = {row.pk for row in debts.for_night(second_night)}
     assert shown == {carried_first.pk}  # its own carry is among its transfers, not beside them
@@ -93,18 +93,18 @@ def test_the_next_night_lists_only_debts_from_before_it_and_those_paid_at_it(en,
 
 def test_a_paid_transfer_is_not_carried_and_a_carried_one_is_not_paid_as_tonight_s(table):
     paid, carried = closed(table)[:2]
-    sessions.payment_record(transfer=paid)
+    nights.payment_record(transfer=paid)
     with pytest.raises(RuleError) as refused:
         debts.transfer_carry(transfer=paid)
     assert refused.value.code == "carry-paid"
     debts.transfer_carry(transfer=carried)
     with pytest.raises(RuleError) as refused:
-        sessions.payment_record(transfer=carried)
+        nights.payment_record(transfer=carried)
     assert refused.value.code == "pay-carried"
     with pytest.raises(RuleError) as refused:
         debts.transfer_carry(transfer=carried)
     assert refused.value.code == "carried-twice"
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_a_carry_or_a_payment_made_by_mistake_is_taken_back_visibly(en, table):
@@ -128,8 +128,8 @@ def test_a_carry_or_a_payment_made_by_mistake_is_taken_back_visibly(en, table):
     with pytest.raises(RuleError) as refused:
         debts.debt_settle(debt=carry)
     assert refused.value.code == "debt-taken-back"
-    sessions.payment_record(transfer=transfer)  # unpaid again: paid tonight after all
-    assert session_audit(table) == [] and session_audit(later) == []
+    nights.payment_record(transfer=transfer)  # unpaid again: paid tonight after all
+    assert night_audit(table) == [] and night_audit(later) == []
 
 
 def test_a_second_phone_paying_the_same_debt_is_refused_with_the_reason(en, table):
@@ -150,7 +150,7 @@ def test_a_night_named_by_a_number_too_long_for_an_id_is_no_night(en, table):
     response = en.post(url, {"night": "9" * 4301})
     assert response.status_code == 302 and response["Location"] == f"/g/{table.group_id}/"
     settle = MoneyLine.objects.get(item=MoneyLine.Item.SETTLE)
-    assert settle.session is None  # paid between nights
+    assert settle.night is None  # paid between nights
     en.post(url, {"undo": "1"})
     assert en.post(url, {"night": "9" * 19}).status_code == 302
 
@@ -176,10 +176,10 @@ def test_carrying_on_a_shared_htmx_page_swaps_the_transfers_in_place(en, table):
 def test_the_audit_finds_a_carry_that_is_not_its_transfer_s(table):
     transfer = closed(table)[0]
     MoneyLine.objects.create(
-        group=table.group, session=table, transfer=transfer, payer=transfer.payer,
+        group=table.group, night=table, transfer=transfer, payer=transfer.payer,
         payee=transfer.payee, baht=Decimal("1.00"), item=MoneyLine.Item.CARRY,
     )  # fmt: skip
-    assert session_audit(table) == [f"money line {MoneyLine.objects.get().pk} is not the carry "
+    assert night_audit(table) == [f"money line {MoneyLine.objects.get().pk} is not the carry "
                                     f"of transfer {transfer.pk}"]  # fmt: skip
 
 
@@ -191,7 +191,7 @@ def test_the_audit_finds_a_transfer_both_carried_and_paid(table):
         [
             MoneyLine(
                 group=table.group,
-                session=table,
+                night=table,
                 transfer=transfer,
                 payer=transfer.payer,
                 payee=transfer.payee,
@@ -200,7 +200,7 @@ def test_the_audit_finds_a_transfer_both_carried_and_paid(table):
             )
         ]
     )  # fmt: skip; written behind the services' back, as a bad import might
-    problems = session_audit(table)
+    problems = night_audit(table)
     assert f"transfer {transfer.pk} is both carried and paid" in problems
 
 

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from scorekeeper import promptpay
-from scorekeeper.models import AuditEntry, Membership, MoneyLine, Player, Session
-from scorekeeper.services import debts, games, sessions
+from scorekeeper.models import AuditEntry, Membership, MoneyLine, Night, Player
+from scorekeeper.services import debts, games, nights
 from tests.qr_read import scan
 from tests.views.conftest import member
 
@@ -20,28 +20,28 @@ DIGITS = promptpay.normalised(ID)
 FIGURE = r'<figure class="qr" role="img" aria-label="[^"]+">(<svg.*?</svg>)'
 
 
-def phone(table: Session, role: str, name: str = "") -> tuple[Client, Membership]:
+def phone(table: Night, role: str, name: str = "") -> tuple[Client, Membership]:
     client = Client()
     membership = member(client, table.group, role)
     Membership.objects.filter(pk=membership.pk).update(name=name)
     return client, membership
 
 
-def claim(client: Client, table: Session, name: str):  # type: ignore[no-untyped-def]
+def claim(client: Client, table: Night, name: str):  # type: ignore[no-untyped-def]
     player = Player.objects.get(group=table.group, name=name)
     return client.post(f"/g/{table.group_id}/me", {"player": str(player.pk)})
 
 
-def closed_night(table: Session) -> None:
+def closed_night(table: Night) -> None:
     """Ann knocks; Bee, Cat and Dan pay her; the night closes."""
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.game_finish(game=game, outcome={"knock": {"player": "Ann", "kind": "normal"},
                                           "points": {"Bee": 10, "Cat": 20, "Dan": 30}})  # fmt: skip
-    sessions.session_close(session=table)
+    nights.night_close(night=table)
 
 
 @pytest.fixture
-def ann(table: Session) -> Client:
+def ann(table: Night) -> Client:
     """Ann's phone (a player, not a host), with her national id saved before the night closes."""
     client, _ = phone(table, Membership.Role.PLAYER, "Ann's phone")
     assert claim(client, table, "Ann").status_code == 302
@@ -53,7 +53,7 @@ def scanned(body: bytes) -> list[str]:
     return sorted(scan(svg, "#fff") for svg in re.findall(FIGURE, body.decode(), re.S))
 
 
-def amounts_to_ann(table: Session, *payers: str) -> list[str]:
+def amounts_to_ann(table: Night, *payers: str) -> list[str]:
     transfers = table.transfers.filter(payer__name__in=payers)
     return sorted(promptpay.payload(DIGITS, t.baht) for t in transfers)
 

@@ -7,9 +7,9 @@ import json
 import pytest
 from django.db import transaction
 
-from scorekeeper.models import Group, Membership, Player, Session
+from scorekeeper.models import Group, Membership, Night, Player
 from scorekeeper.services import exports
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services.ledger_audit import night_audit
 from tests.views.conftest import finish_data, member
 
 FAMILY = "👨\u200d👩\u200d👧"
@@ -32,11 +32,11 @@ def open_night(client, group: Group, seats: list[str]):
     )
 
 
-def play_two_games(client, group: Group) -> Session:
+def play_two_games(client, group: Group) -> Night:
     """Open a night for the family, the doctor, England's flag and น้ำ, and play two games
     through the pages: each with a head event of England's, each knocked by the family."""
     assert open_night(client, group, [FAMILY, DOCTOR, ENGLAND, "น้ำ"]).status_code == 302
-    night = Session.objects.get()
+    night = Night.objects.get()
     names = [s.player.name for s in night.seats.current().select_related("player")]
     assert names == [FAMILY, DOCTOR, ENGLAND, "น้ำ"]
     for number in (1, 2):
@@ -81,17 +81,17 @@ def test_a_night_of_emoji_names_closes_moves_to_another_instance_and_audits_clea
             assert all(name in shown.content.decode() for name in (FAMILY, DOCTOR, ENGLAND))
         for page in ("history", "card.png", "export.csv"):
             assert en.get(f"/s/{night.pk}/{page}").status_code == 200, page
-        assert session_audit(night) == []
+        assert night_audit(night) == []
         exported = json.loads(en.get(f"/g/{group.pk}/export.json").content)
         transaction.set_rollback(True)
 
     imported = exports.group_import(data=exported)  # audits every night it brings, or refuses
     again = exports.group_json(group=imported)
     assert {**again, "exported_at": None} == {**exported, "exported_at": None}
-    night = imported.sessions.get()
+    night = imported.nights.get()
     assert {p.name for p in imported.players.all()} == {FAMILY, DOCTOR, ENGLAND, "น้ำ"}
     assert night.transfers.count() == len(transfers)
-    assert session_audit(night) == []
+    assert night_audit(night) == []
 
 
 @pytest.mark.parametrize(
@@ -113,4 +113,4 @@ def test_a_name_no_phone_can_show_is_refused_where_it_is_typed_in_thai(client, g
         return
     assert response.status_code == 422
     assert why in response.content.decode()
-    assert Session.objects.count() == 0
+    assert Night.objects.count() == 0

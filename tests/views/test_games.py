@@ -4,17 +4,17 @@ import re
 from decimal import Decimal
 
 from scorekeeper.models import Game, LedgerLine
-from scorekeeper.services import games, sessions
+from scorekeeper.services import games, nights
 from tests.views.conftest import HTMX, finish_data
 from tests.views.test_table import KNOCK
 
 
 def url(game: Game, action: str = "") -> str:
-    return f"/s/{game.session.pk}/games/{game.pk}/{action}"
+    return f"/s/{game.night.pk}/games/{game.pk}/{action}"
 
 
 def scoreboard(client, game: Game) -> dict[str, int]:
-    body = client.get(f"/s/{game.session.pk}/").content.decode()
+    body = client.get(f"/s/{game.night.pk}/").content.decode()
     rows = re.findall(r'data-player="([^"]+)".*?data-net="(-?\d+)"', body, re.S)
     return {name: int(net) for name, net in rows}
 
@@ -71,7 +71,7 @@ def test_a_save_through_htmx_answers_with_the_table_at_its_own_address(en, in_pl
     """One round trip: the new scores come back with the save, not after a redirect."""
     save = en.post(url(in_play, "finish"), finish_data(), HTTP_HX_TARGET="main", **HTMX)
     assert save.status_code == 200
-    assert save["HX-Push-Url"] == f"/s/{in_play.session.pk}/"
+    assert save["HX-Push-Url"] == f"/s/{in_play.night.pk}/"
     body = save.content.decode()
     rows = re.findall(r'data-player="([^"]+)".*?data-net="(-?\d+)"', body, re.S)
     assert {n: int(v) for n, v in rows} == {
@@ -98,7 +98,7 @@ def test_a_save_through_htmx_after_another_phones_shows_the_table_as_it_is(en, i
                                              "points": {"Bee": 1, "Cat": 2, "Dan": 3}})  # fmt: skip
     save = en.post(url(in_play, "finish"), finish_data(), HTTP_HX_TARGET="main", **HTMX)
     assert save.status_code == 409  # swapped in by htmx (responseHandling in base.html)
-    assert save["HX-Push-Url"] == f"/s/{in_play.session.pk}/"
+    assert save["HX-Push-Url"] == f"/s/{in_play.night.pk}/"
 
 
 def test_a_refused_result_shows_the_error_by_its_field_and_keeps_what_was_typed(en, in_play):
@@ -128,10 +128,10 @@ def test_a_tied_game_waits_and_the_head_colour_of_the_next_game_settles_it(en, i
     )
     in_play.refresh_from_db()
     assert in_play.status == Game.Status.PENDING_TIE
-    table = en.get(f"/s/{in_play.session.pk}/").content.decode()
+    table = en.get(f"/s/{in_play.night.pk}/").content.decode()
     assert "Game 1 waits for a tie" in table
     assert "black for Ann, red for Bee" in table
-    en.post(f"/s/{in_play.session.pk}/games/start", {"head_color": "red"})
+    en.post(f"/s/{in_play.night.pk}/games/start", {"head_color": "red"})
     assert scoreboard(en, in_play) == {"Ann": -500, "Bee": -400, "Cat": 1200, "Dan": -300}
 
 
@@ -167,7 +167,7 @@ def test_voiding_asks_first_then_strikes_the_game_through_and_restores_the_score
     assert again.status_code == 302  # a second tap of the same form changes nothing
     assert in_play.lines.count() == 12
     assert scoreboard(en, in_play) == dict.fromkeys(["Ann", "Bee", "Cat", "Dan"], 0)
-    table = en.get(f"/s/{in_play.session.pk}/").content.decode()
+    table = en.get(f"/s/{in_play.night.pk}/").content.decode()
     assert "<del>1</del>" in table
 
 
@@ -190,9 +190,9 @@ def test_a_voided_game_is_entered_again_corrected_in_its_place(en, in_play):
     assert scoreboard(en, in_play) == {"Ann": -500, "Bee": 1200, "Cat": -400, "Dan": -300}
 
 
-def test_a_game_is_not_found_through_another_sessions_address(en, in_play):
-    other = sessions.session_open(
-        group=in_play.session.group,
+def test_a_game_is_not_found_through_another_nights_address(en, in_play):
+    other = nights.night_open(
+        group=in_play.night.group,
         players=["Eve", "Fay", "Gus", "Hal"],
         stake_level="thep",
         point_value=Decimal(1),
@@ -200,7 +200,7 @@ def test_a_game_is_not_found_through_another_sessions_address(en, in_play):
     assert en.get(url(in_play)).status_code == 200
     assert en.get(f"/s/{other.pk}/games/{in_play.pk}/").status_code == 404
     assert en.post(f"/s/{other.pk}/games/{in_play.pk}/void").status_code == 404
-    assert en.get(f"/s/{in_play.session.pk}/games/999/").status_code == 404
+    assert en.get(f"/s/{in_play.night.pk}/games/999/").status_code == 404
 
 
 def test_missing_points_are_reported_inside_the_points_table(en, in_play):

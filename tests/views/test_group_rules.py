@@ -7,9 +7,9 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from scorekeeper.models import AuditEntry, Group, Membership, Session
+from scorekeeper.models import AuditEntry, Group, Membership, Night
 from scorekeeper.rules.dummy_points import PAGE_HOUSE
-from scorekeeper.services import scoresheet, sessions
+from scorekeeper.services import nights, scoresheet
 from scorekeeper.services.group_rules import Close, Usual, group_rules_set
 from tests.views.conftest import member
 
@@ -124,7 +124,7 @@ def test_opening_a_night_starts_from_the_rules_and_can_change_them(en, kept):
     assert field(body, "fine") == "120" and field(body, "point_value") == "0.25"
     seats = {"seat_1": "Ann", "seat_2": "Bee", "seat_3": "Cat", "seat_4": "Dan"}
     en.post(url, {**seats, "first_dealer": "1", "stake_level": "thep", "point_value": "1"})
-    night = Session.objects.get()
+    night = Night.objects.get()
     assert (night.stake_level, night.point_value) == ("thep", Decimal(1))  # changed tonight
 
 
@@ -148,7 +148,7 @@ def rules_naming(group: Group, **close: str) -> None:
     """Set the group's close: a fee of 40 baht per night to `fee_to`, 5-baht rounding carried
     by `rounding_by`, everyone settling with `hub` (players by name; Eve plays no night here)."""
     for name in ("Ann", "Bee", "Cat", "Dan", "Eve"):
-        sessions.player_create(group=group, name=name)
+        nights.player_create(group=group, name=name)
     by_name = {p.name: p.pk for p in group.players.all()}
     host = Membership.objects.get(group=group, role=HOST)
     rules = Close(

@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper import charts
 from scorekeeper.models import Player
-from scorekeeper.services import games, sessions
+from scorekeeper.services import games, nights
 from scorekeeper.stats import player_record
 from tests.views.test_budgets import add_settled_games
 
@@ -21,10 +21,10 @@ DARK_FOOL = {
 
 
 def play_night(table):
-    first = games.game_start(session=table)
+    first = games.game_start(night=table)
     games.event_add(game=first, event={"type": "head", "player": "Ann"})
     games.game_finish(game=first, outcome=DARK_FOOL)
-    second = games.game_start(session=table, fool_swap=False)
+    second = games.game_start(night=table, fool_swap=False)
     games.game_finish(
         game=second,
         outcome={
@@ -41,8 +41,8 @@ def play_night(table):
             "points": {"Ann": 1, "Bee": 2, "Dan": 3},
         },
     )
-    for transfer in sessions.session_close(session=table):
-        sessions.payment_record(transfer=transfer)
+    for transfer in nights.night_close(night=table):
+        nights.payment_record(transfer=transfer)
 
 
 def test_the_group_page_lists_each_night_with_its_games_and_nets(en, table):
@@ -240,16 +240,16 @@ def test_totals_across_nights_are_baht_each_night_at_its_own_value_with_rival_an
     even; in baht she is not."""
     from decimal import Decimal  # noqa: PLC0415
 
-    from scorekeeper.services import games, sessions  # noqa: PLC0415
+    from scorekeeper.services import games, nights  # noqa: PLC0415
 
-    def one_game(session, knocker: str, points: dict[str, int]) -> None:
-        game = games.game_start(session=session)
+    def one_game(night, knocker: str, points: dict[str, int]) -> None:
+        game = games.game_start(night=night)
         outcome = {"knock": {"player": knocker, "kind": "normal"}, "points": points}
         games.game_finish(game=game, outcome=outcome)
 
     one_game(table, "Ann", {"Bee": 10, "Cat": 20, "Dan": 30})  # Ann wins at ½ baht
-    sessions.session_close(session=table)
-    dearer = sessions.session_open(
+    nights.night_close(night=table)
+    dearer = nights.night_open(
         group=table.group, players=["Ann", "Bee", "Cat", "Dan"], stake_level="sian",
         point_value=Decimal(2),
     )  # fmt: skip
@@ -277,28 +277,28 @@ def test_a_night_without_a_counted_game_of_the_player_is_no_night_in_their_recor
         "knock": {"player": "Ann", "kind": "normal"},
         "points": {"Bee": 10, "Cat": 20, "Dan": 30},
     }
-    games.game_finish(game=games.game_start(session=table), outcome=knock)
-    sessions.session_close(session=table)
+    games.game_finish(game=games.game_start(night=table), outcome=knock)
+    nights.night_close(night=table)
     seated = {"players": ["Ann", "Bee", "Cat", "Dan"], "stake_level": "sian",
               "point_value": Decimal("0.5")}  # fmt: skip
-    sessions.session_close(session=sessions.session_open(group=table.group, **seated))
-    voided = sessions.session_open(group=table.group, **seated)
-    game = games.game_start(session=voided)
+    nights.night_close(night=nights.night_open(group=table.group, **seated))
+    voided = nights.night_open(group=table.group, **seated)
+    game = games.game_start(night=voided)
     games.event_add(game=game, event={"type": "head", "player": "Ann"})
     games.game_void(game=game)
-    sessions.session_close(session=voided)
-    left = sessions.session_open(group=table.group, **seated)
-    sessions.seat_change(session=left, position=0, player="Eve")  # before the first game
+    nights.night_close(night=voided)
+    left = nights.night_open(group=table.group, **seated)
+    nights.seat_change(night=left, position=0, player="Eve")  # before the first game
     eve_knocks = {
         "knock": {"player": "Eve", "kind": "normal"},
         "points": {"Bee": 1, "Cat": 2, "Dan": 3},
     }
-    games.game_finish(game=games.game_start(session=left), outcome=eve_knocks)
+    games.game_finish(game=games.game_start(night=left), outcome=eve_knocks)
     ann = Player.objects.get(group=table.group, name="Ann")
     assert ann.standings.count() == 4  # she sat at all four
     won = table.baht(table.standings.get(player=ann).net)
     record = player_record(ann)
-    assert won > 0 and record.sessions == 1 and record.games == 1
+    assert won > 0 and record.nights == 1 and record.games == 1
     assert record.best_baht == record.worst_baht == won  # not a night of 0 ฿
     assert record.over_time == [won] and [m.nights for m in record.months] == [1]
     body = en.get(f"/g/{table.group.pk}/players/{ann.pk}").content.decode()

@@ -9,7 +9,7 @@ def test_the_home_page_says_what_scorekeeper_is(en, db):
     assert "Knock Dummy (ดัมมี่น็อก)" in body
 
 
-def test_a_group_is_created_and_its_page_offers_a_session(en, db):
+def test_a_group_is_created_and_its_page_offers_a_night(en, db):
     response = en.post("/groups/new", {"name": "  Saturday table ", "host_name": " Ann "})
     group = Group.objects.get()
     assert response.status_code == 302

@@ -27,11 +27,11 @@ def test_a_game_started_offline_lands_whole_in_order_and_once_when_its_queue_is_
     assert [e.document for e in game.events.all()] == [{"type": "head", "player": "Bee"}]
     assert game.lines.filter(event__isnull=False).count() == 3  # the head, paid once
     assert AuditEntry.objects.filter(action="game-finish").count() == 1
-    assert games.started_with(session=table, key=KEY) == game
+    assert games.started_with(night=table, key=KEY) == game
 
 
 def test_an_event_naming_a_start_that_never_landed_is_refused_with_409_saying_why(en, table):
-    games.game_start(session=table)  # another phone started game 1: this phone's start fails
+    games.game_start(night=table)  # another phone started game 1: this phone's start fails
     refused = en.post(f"/s/{table.pk}/games/start", {"number": "1", "idempotency_key": KEY})
     assert refused.status_code == 409
     event = en.post(key_url(table, "events/head"), {"player": "Bee"}, **HTMX)

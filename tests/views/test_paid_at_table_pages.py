@@ -3,7 +3,7 @@ event or a game is marked paid at the table; the table's settle-up leaves them o
 
 import re
 
-from scorekeeper.models import Session
+from scorekeeper.models import Night
 from scorekeeper.services import games
 
 
@@ -18,9 +18,9 @@ def test_a_night_opened_to_pay_at_the_table_asks_nobody_to_pay_at_the_end(en, gr
     }  # fmt: skip
     answer = en.post(f"/g/{group.pk}/sessions/new", data)
     assert answer.status_code == 302
-    night = Session.objects.get()
+    night = Night.objects.get()
     assert night.pays_at_table
-    game = games.game_start(session=night)
+    game = games.game_start(night=night)
     games.game_finish(game=game, outcome={"knock": {"player": "Ann", "kind": "normal"},
                                           "points": {"Bee": 10, "Cat": 20, "Dan": 30}})  # fmt: skip
     body = en.get(f"/s/{night.pk}/").content.decode()
@@ -29,25 +29,25 @@ def test_a_night_opened_to_pay_at_the_table_asks_nobody_to_pay_at_the_end(en, gr
 
 
 def test_an_event_marked_paid_at_the_table_leaves_the_running_settle_up(en, in_play):
-    session = in_play.session
+    night = in_play.night
     games.event_add(game=in_play, event={"type": "head", "player": "Bee", "close": ["Dan"]})
-    body = en.get(f"/s/{session.pk}/").content.decode()
+    body = en.get(f"/s/{night.pk}/").content.decode()
     assert settle_now(body) == [("Dan", "Bee")]
-    answer = en.post(f"/s/{session.pk}/games/{in_play.pk}/paid", {"event": "1"})
+    answer = en.post(f"/s/{night.pk}/games/{in_play.pk}/paid", {"event": "1"})
     assert answer.status_code == 302
-    body = en.get(f"/s/{session.pk}/").content.decode()
+    body = en.get(f"/s/{night.pk}/").content.decode()
     assert settle_now(body) == []
     assert f"/games/{in_play.pk}/paid" not in body  # nothing left to mark for that event
-    again = en.post(f"/s/{session.pk}/games/{in_play.pk}/paid", {"event": "1"})
+    again = en.post(f"/s/{night.pk}/games/{in_play.pk}/paid", {"event": "1"})
     assert again.status_code == 409
     assert "nothing left to pay at the table" in again.content.decode()
 
 
 def test_an_event_that_is_no_number_is_refused_not_read_as_the_whole_game(en, in_play):
-    session = in_play.session
+    night = in_play.night
     games.event_add(game=in_play, event={"type": "head", "player": "Bee", "close": ["Dan"]})
     for event in ("²", "9" * 4301, "9" * 19, "x"):  # "9" * 4301 overflowed int(): a 500
-        answer = en.post(f"/s/{session.pk}/games/{in_play.pk}/paid", {"event": event})
+        answer = en.post(f"/s/{night.pk}/games/{in_play.pk}/paid", {"event": event})
         assert answer.status_code == 409, event
-    body = en.get(f"/s/{session.pk}/").content.decode()
+    body = en.get(f"/s/{night.pk}/").content.decode()
     assert settle_now(body) == [("Dan", "Bee")]  # nothing was marked paid

@@ -5,16 +5,16 @@ once received, only a host reopens it."""
 from django.test import Client
 
 from scorekeeper.models import AuditEntry, Membership, Transfer
-from scorekeeper.services import games, sessions
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services import games, nights
+from scorekeeper.services.ledger_audit import night_audit
 from tests.views.conftest import HTMX, member
 
 
 def closed(table) -> Transfer:
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.game_finish(game=game, outcome={"knock": {"player": "Ann", "kind": "normal"},
                                           "points": {"Bee": 10, "Cat": 20, "Dan": 30}})  # fmt: skip
-    return sessions.session_close(session=table)[0]
+    return nights.night_close(night=table)[0]
 
 
 def phone(table, role: str, name: str) -> Client:
@@ -40,7 +40,7 @@ def test_paid_then_received_each_name_who_tapped_and_when(table):
     assert {(e.action, e.membership.name) for e in steps} == {
         ("payment-record", "Bee's phone"), ("payment-receive", "Cat's phone"),
     }  # fmt: skip
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_a_transfer_received_is_reopened_by_a_host_alone(en, table):
@@ -58,7 +58,7 @@ def test_a_transfer_received_is_reopened_by_a_host_alone(en, table):
     transfer.refresh_from_db()
     assert transfer.received_at is None
     assert transfer.money_lines.count() == 2  # the payment and its visible reversal
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_nothing_unpaid_can_be_received(en, table):

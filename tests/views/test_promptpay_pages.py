@@ -8,7 +8,7 @@ from django.test import Client
 
 from scorekeeper import promptpay
 from scorekeeper.models import AuditEntry, Membership, Player
-from scorekeeper.services import games, sessions
+from scorekeeper.services import games, nights
 from tests.qr_read import scan
 from tests.views.conftest import member
 
@@ -25,10 +25,10 @@ def say_i_am(client: Client, table, name: str) -> Player:
 
 def closed_night(table) -> None:
     """Ann knocks; Bee, Cat and Dan pay her; the night closes."""
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.game_finish(game=game, outcome={"knock": {"player": "Ann", "kind": "normal"},
                                           "points": {"Bee": 10, "Cat": 20, "Dan": 30}})  # fmt: skip
-    sessions.session_close(session=table)
+    nights.night_close(night=table)
 
 
 def test_a_member_says_who_they_are_and_saves_their_promptpay_in_thai_digits(en, table):

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorekeeper.models import Game, Membership, MoneyLine, Session, Transfer
+from scorekeeper.models import Game, Membership, MoneyLine, Night, Transfer
 from scorekeeper.rules import gong_zhu
 from scorekeeper.services import access, scoresheet
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services.ledger_audit import night_audit
 from scorekeeper.templatetags.score import baht_text
 from tests.views.conftest import HTMX, member
 
@@ -21,7 +21,7 @@ VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membershi
 
 
 @pytest.fixture
-def dummy(group) -> Session:
+def dummy(group) -> Night:
     """Classic Dummy for Ann, Bee and Cat to 100, the page's house rules."""
     return scoresheet.scoresheet_open(
         group=group, ruleset="dummy-points", players=PLAYERS[:3], house={}, target=100
@@ -58,8 +58,8 @@ def dummy_data(**overrides: object) -> dict[str, object]:
     return data
 
 
-def sheet(client: Client, session: Session) -> dict[str, int]:
-    body = client.get(f"/s/{session.pk}/").content.decode()
+def sheet(client: Client, night: Night) -> dict[str, int]:
+    body = client.get(f"/s/{night.pk}/").content.decode()
     rows = re.findall(r'data-player="([^"]+)".*?data-total="(-?\d+)"', body, re.S)
     return {name: int(total) for name, total in rows}
 
@@ -98,16 +98,16 @@ def test_opening_a_gong_zhu_sheet_stores_its_settings_and_shows_the_sheet(en, gr
             "point_value": "0.5",
         },
     )
-    session = Session.objects.get()
+    night = Night.objects.get()
     assert response.status_code == 302
-    assert response.url == f"/s/{session.pk}/"
-    assert session.ruleset == "gong-zhu"
-    assert session.scoresheet == {
+    assert response.url == f"/s/{night.pk}/"
+    assert night.ruleset == "gong-zhu"
+    assert night.scoresheet == {
         "house": {"no_point_cards": 0, "pig_in_shuan": 100},
         "target": {"points": 150, "direction": "down"},
     }
-    assert session.point_value == Decimal("0.5")
-    assert session.first_dealer.name == "Bee"
+    assert night.point_value == Decimal("0.5")
+    assert night.first_dealer.name == "Bee"
     body = en.get(response.url).content.decode()
     assert "Record a hand · Bee deals" in body
     assert "target −150" in body
@@ -121,7 +121,7 @@ def test_a_gong_zhu_sheet_needs_three_players(en, group):
          "point_value": "1"},
     )  # fmt: skip
     assert response.status_code == 422
-    assert not Session.objects.exists()
+    assert not Night.objects.exists()
 
 
 def test_an_unknown_game_has_no_form(en, group):
@@ -273,8 +273,8 @@ def test_a_penalty_error_is_shown_under_the_penalties(en, dummy):
 
 
 def test_the_match_end_is_a_banner_and_the_sheet_takes_no_more_hands(en, gong):
-    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
-    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(night=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(night=gong, hand=_captured(pig_hand()))
     body = en.get(f"/s/{gong.pk}/").content.decode()
     assert 'id="match-end"' in body
     assert "The pig (หมู): <strong data-pigs>Cat</strong>" in body
@@ -307,7 +307,7 @@ def test_the_sheet_poll_gets_only_the_sheet_or_nothing_when_nothing_changed(en, 
     poll = html.unescape(re.search(r'id="sheet" hx-get="([^"]+)"', page)[1])  # type: ignore[index]
     unchanged = en.get(poll, HTTP_HX_TARGET="sheet", **HTMX)
     assert unchanged.status_code == 204
-    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(night=gong, hand=_captured(pig_hand()))
     swap = en.get(poll, HTTP_HX_TARGET="sheet", **HTMX).content.decode()
     assert "<html" not in swap
     assert swap.lstrip().startswith('<div id="sheet"')
@@ -318,7 +318,7 @@ def test_the_sheet_poll_gets_only_the_sheet_or_nothing_when_nothing_changed(en, 
 
 
 def test_the_hand_page_shows_the_cards_each_player_took(en, gong):
-    game = scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
+    game = scoresheet.hand_record(night=gong, hand=_captured(pig_hand()))
     body = en.get(f"/s/{gong.pk}/hands/{game.pk}/").content.decode()
     assert "Q♠ 2♥" in body
     assert 'data-score="Cat">−184<' in body
@@ -326,20 +326,20 @@ def test_the_hand_page_shows_the_cards_each_player_took(en, gong):
 
 
 def test_the_host_voids_a_hand_which_stays_struck_through(en, gong):
-    game = scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
+    game = scoresheet.hand_record(night=gong, hand=_captured(pig_hand()))
     assert en.get(f"/s/{gong.pk}/hands/{game.pk}/void").status_code == 200
     assert en.post(f"/s/{gong.pk}/hands/{game.pk}/void").status_code == 302
     assert sheet(en, gong) == dict.fromkeys(PLAYERS, 0)
     body = en.get(f"/s/{gong.pk}/").content.decode()
     assert "<del>1</del>" in body
     assert "<del>−184</del>" in body
-    assert session_audit(gong) == []
+    assert night_audit(gong) == []
 
 
 def test_a_player_cannot_void_a_hand(gong):
     phone = Client()
     member(phone, gong.group, PLAYER)
-    game = scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
+    game = scoresheet.hand_record(night=gong, hand=_captured(pig_hand()))
     assert phone.post(f"/s/{gong.pk}/hands/{game.pk}/void").status_code == 403
     assert Game.objects.get(pk=game.pk).status == Game.Status.SETTLED
 
@@ -358,7 +358,7 @@ def test_an_outsider_finds_no_sheet(gong):
     assert Client().get(f"/s/{gong.pk}/hands/new").status_code == 404
 
 
-def test_a_knock_dummy_session_has_no_hand_form(en, table):
+def test_a_knock_dummy_night_has_no_hand_form(en, table):
     assert en.get(f"/s/{table.pk}/hands/new").status_code == 404
 
 
@@ -366,14 +366,14 @@ def test_a_knock_dummy_session_has_no_hand_form(en, table):
 
 
 def test_closing_a_gong_zhu_match_asks_who_pays_whom_and_payments_are_marked(en, gong):
-    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
-    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(night=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(night=gong, hand=_captured(pig_hand()))
     page = en.get(f"/s/{gong.pk}/race/settle").content.decode()
     assert "Close the match and settle up" in page
     assert en.post(f"/s/{gong.pk}/race/settle").status_code == 302
     gong.refresh_from_db()
     assert not gong.is_open
-    transfers = list(Transfer.objects.filter(session=gong))
+    transfers = list(Transfer.objects.filter(night=gong))
     body = en.get(f"/s/{gong.pk}/race/settle").content.decode()
     for t in transfers:
         assert f"{t.payer.name} → {t.payee.name} <strong>{baht_text(t.baht)} ฿</strong>" in body
@@ -384,11 +384,11 @@ def test_closing_a_gong_zhu_match_asks_who_pays_whom_and_payments_are_marked(en,
     assert "Paid · tapped by" in swap and "Not paid after all" in swap
     paid = first.money_lines.get()
     assert (paid.item, paid.baht, paid.payer) == (MoneyLine.Item.PAID, first.baht, first.payer)
-    assert session_audit(gong) == []
+    assert night_audit(gong) == []
 
 
 def test_the_gong_zhu_standings_show_the_pairwise_money(en, gong):
-    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(night=gong, hand=_captured(pig_hand()))
     body = en.get(f"/s/{gong.pk}/").content.decode()
     money = dict(re.findall(r'data-player="([^"]+)".*?data-money="(-?\d+)"', body, re.S))
     totals = {"Ann": -50, "Bee": -102, "Cat": -184, "Dan": -50}
@@ -399,7 +399,7 @@ def test_a_player_cannot_close_the_match(gong):
     phone = Client()
     member(phone, gong.group, PLAYER)
     assert phone.post(f"/s/{gong.pk}/race/settle").status_code == 403
-    assert Session.objects.get(pk=gong.pk).is_open
+    assert Night.objects.get(pk=gong.pk).is_open
 
 
 def test_classic_dummy_closes_with_no_money(en, dummy):
@@ -411,7 +411,7 @@ def test_classic_dummy_closes_with_no_money(en, dummy):
 
 
 def test_the_history_draws_the_totals_after_every_hand(en, gong):
-    scoresheet.hand_record(session=gong, hand=_captured(pig_hand()))
+    scoresheet.hand_record(night=gong, hand=_captured(pig_hand()))
     body = en.get(f"/s/{gong.pk}/race/history").content.decode()
     assert '<svg class="chart"' in body
     assert f'href="/s/{gong.pk}/export.csv"' in body
@@ -430,7 +430,7 @@ def _captured(data: dict[str, Any]) -> dict[str, Any]:
 def test_the_knock_dummy_addresses_of_a_score_sheet_do_not_exist(client, gong):
     sheet = gong
     hand = scoresheet.hand_record(
-        session=sheet,
+        night=sheet,
         hand={
             "captured": {
                 "Ann": ["SQ", "DJ", "C10"],
@@ -464,14 +464,14 @@ def test_a_new_player_takes_a_seat_on_a_score_sheet_and_plays_the_next_hand(clie
     )
     hearts = [f"H{n}" for n in range(2, 11)] + ["HJ", "HQ", "HK", "HA"]
     scoresheet.hand_record(
-        session=sheet, hand={"captured": {"Ann": ["SQ", "DJ", "C10"], "Bee": hearts}}
+        night=sheet, hand={"captured": {"Ann": ["SQ", "DJ", "C10"], "Bee": hearts}}
     )
     assert client.post(f"/s/{sheet.pk}/seats", {"position": "3", "name": "Eve"}).status_code == 302
     hand = scoresheet.hand_record(
-        session=sheet, hand={"captured": {"Eve": ["SQ", "DJ", "C10"], "Cat": hearts}}
+        night=sheet, hand={"captured": {"Eve": ["SQ", "DJ", "C10"], "Cat": hearts}}
     )
     assert set(hand.scores) == {"Ann", "Bee", "Cat", "Eve"}
-    assert session_audit(sheet) == []
+    assert night_audit(sheet) == []
 
 
 # -- a long match reads in pages -----------------------------------------------------------------
@@ -490,7 +490,7 @@ def running_after(body: str, number: int) -> dict[str, int]:
 
 
 @pytest.fixture
-def long_dummy(dummy) -> Session:
+def long_dummy(dummy) -> Night:
     """Classic Dummy of 25 hands, far from its target; hand 3 voided."""
     dummy.scoresheet = {**dummy.scoresheet, "target": 10**6}
     dummy.save(update_fields=["scoresheet"])
@@ -498,7 +498,7 @@ def long_dummy(dummy) -> Session:
         "knock": {"player": "Ann", "kind": "normal"},
         "counts": {"Ann": {"table": 40}, "Bee": {"table": 20, "hand": 35}, "Cat": {"table": 10}},
     }
-    made = [scoresheet.hand_record(session=dummy, hand=hand) for _ in range(25)]
+    made = [scoresheet.hand_record(night=dummy, hand=hand) for _ in range(25)]
     scoresheet.hand_void(game=made[2])
     return dummy
 
@@ -572,7 +572,7 @@ def test_players_named_like_numbers_or_with_quotes_are_added_up_by_name(en, grou
         "counts": {"7": {"table": 40}, 'Ann "Ace"': {"table": 20, "hand": 35}, "นก": {"table": 10}},
     }
     for _ in range(3):
-        scoresheet.hand_record(session=sheet, hand=hand)
+        scoresheet.hand_record(night=sheet, hand=hand)
     body = en.get(f"/s/{sheet.pk}/").content.decode()
     assert running_after(body, 3) == {"7": 270, "Ann &quot;Ace&quot;": -45, "นก": 30}
     assert running_after(body, 1) == {"7": 90, "Ann &quot;Ace&quot;": -15, "นก": 10}
@@ -585,13 +585,13 @@ def test_fool_discards_turn_the_deal_however_many_hands_before(en, long_dummy):
         "fool": "Bee",
         "counts": {"Ann": {"table": 40}, "Bee": {"table": 20, "hand": 35}, "Cat": {"table": 10}},
     }
-    first = scoresheet.hand_record(session=long_dummy, hand=fooled)  # hand 26, Bee's deal
+    first = scoresheet.hand_record(night=long_dummy, hand=fooled)  # hand 26, Bee's deal
     body = en.get(f"/s/{long_dummy.pk}/").content.decode()
     assert "turned the deal the other way round" in body
     assert "· Ann deals" in body
     scoresheet.hand_void(game=first)
-    scoresheet.hand_record(session=long_dummy, hand=fooled)
-    scoresheet.hand_record(session=long_dummy, hand=fooled)
+    scoresheet.hand_record(night=long_dummy, hand=fooled)
+    scoresheet.hand_record(night=long_dummy, hand=fooled)
     body = en.get(f"/s/{long_dummy.pk}/").content.decode()
     assert "turned the deal the other way round" not in body
     assert "· Bee deals" in body  # Bee dealt one fool, Ann the other: back in seat order

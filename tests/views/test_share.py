@@ -7,7 +7,7 @@ from urllib.parse import unquote
 from django.test import Client
 
 from scorekeeper.models import AuditEntry, Membership, ShareLink
-from scorekeeper.services import sessions
+from scorekeeper.services import nights
 from tests.views.conftest import finish_data, member
 
 
@@ -18,17 +18,17 @@ def meta(body: str, name: str) -> str:
 
 
 def played(client: Client, in_play) -> None:
-    client.post(f"/s/{in_play.session_id}/games/{in_play.pk}/finish", finish_data())
+    client.post(f"/s/{in_play.night_id}/games/{in_play.pk}/finish", finish_data())
 
 
 def test_the_summary_offers_the_share_sheet_line_and_a_copy(client, in_play):
     played(client, in_play)
-    body = client.get(f"/s/{in_play.session_id}/summary").content.decode()
+    body = client.get(f"/s/{in_play.night_id}/summary").content.decode()
     link = ShareLink.objects.get()
     url = f"http://testserver/n/{link.token}"
     assert meta(body, "og:url") == url
     assert meta(body, "og:image") == f"{url}/card.png"
-    assert "data-share" in body and f'data-card="/s/{in_play.session_id}/card.png"' in body
+    assert "data-share" in body and f'data-card="/s/{in_play.night_id}/card.png"' in body
     line = re.search(r'href="(https://line\.me/R/share\?text=[^"]+)"', body)
     assert line and url in unquote(line[1])
     text = re.search(r'data-text="([^"]*)"', body, re.S)[1]  # type: ignore[index]
@@ -39,7 +39,7 @@ def test_the_summary_offers_the_share_sheet_line_and_a_copy(client, in_play):
 
 def test_the_link_is_made_once_however_often_the_summary_is_opened(client, in_play):
     for _ in range(3):
-        client.get(f"/s/{in_play.session_id}/summary")
+        client.get(f"/s/{in_play.night_id}/summary")
     assert ShareLink.objects.count() == 1
     assert AuditEntry.objects.filter(action="share-link-create").count() == 1
 
@@ -54,8 +54,8 @@ def test_a_viewer_reads_the_summary_but_makes_no_link(table, in_play):
 
 def test_the_share_link_opens_without_cookies_with_its_preview_and_card(client, in_play):
     played(client, in_play)
-    sessions.session_close(session=in_play.session)
-    client.get(f"/s/{in_play.session_id}/summary")
+    nights.night_close(night=in_play.night)
+    client.get(f"/s/{in_play.night_id}/summary")
     token = ShareLink.objects.get().token
     stranger = Client()  # a chat app's preview fetcher: no cookies, no account
     page = stranger.get(f"/n/{token}")
@@ -72,16 +72,16 @@ def test_the_share_link_opens_without_cookies_with_its_preview_and_card(client, 
 
 
 def test_the_host_revokes_the_link_and_it_answers_nothing(client, in_play):
-    client.get(f"/s/{in_play.session_id}/summary")
+    client.get(f"/s/{in_play.night_id}/summary")
     token = ShareLink.objects.get().token
     player = Client()
-    member(player, in_play.session.group, Membership.Role.PLAYER)
-    assert player.post(f"/s/{in_play.session_id}/share/revoke").status_code == 403
-    assert client.post(f"/s/{in_play.session_id}/share/revoke").status_code == 302
+    member(player, in_play.night.group, Membership.Role.PLAYER)
+    assert player.post(f"/s/{in_play.night_id}/share/revoke").status_code == 403
+    assert client.post(f"/s/{in_play.night_id}/share/revoke").status_code == 302
     assert Client().get(f"/n/{token}").status_code == 404
     assert Client().get(f"/n/{token}/card.png").status_code == 404
     assert AuditEntry.objects.filter(action="share-link-revoke").count() == 1
-    client.get(f"/s/{in_play.session_id}/summary")  # a new share makes a new link
+    client.get(f"/s/{in_play.night_id}/summary")  # a new share makes a new link
     assert ShareLink.objects.filter(revoked_at__isnull=True).exclude(token=token).count() == 1
 
 
@@ -90,7 +90,7 @@ def test_an_unknown_link_is_not_found(db):
 
 
 def test_a_member_opening_the_share_link_can_go_on_to_the_night_in_full(client, in_play):
-    client.get(f"/s/{in_play.session_id}/summary")
+    client.get(f"/s/{in_play.night_id}/summary")
     token = ShareLink.objects.get().token
-    assert f"/s/{in_play.session_id}/history" in client.get(f"/n/{token}").content.decode()
-    assert f"/s/{in_play.session_id}/history" not in Client().get(f"/n/{token}").content.decode()
+    assert f"/s/{in_play.night_id}/history" in client.get(f"/n/{token}").content.decode()
+    assert f"/s/{in_play.night_id}/history" not in Client().get(f"/n/{token}").content.decode()

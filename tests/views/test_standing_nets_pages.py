@@ -14,11 +14,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from scorekeeper.card import card_svg
-from scorekeeper.models import Game, Membership, Player, Session
+from scorekeeper.models import Game, Membership, Night, Player
 from scorekeeper.rules.knock_dummy import settle_events
 from scorekeeper.rules.knock_dummy_document import game_from_document
 from scorekeeper.rules.money import baht
-from scorekeeper.services import games, group_rules, sessions
+from scorekeeper.services import games, group_rules, nights
 from scorekeeper.services.group_rules import Close, Usual
 from scorekeeper.services.settle_up import Choices
 from scorekeeper.views.share import night_card, night_summary
@@ -32,7 +32,7 @@ BEE_NORMAL = {
 }
 
 
-def the_host(table: Session) -> Membership:
+def the_host(table: Night) -> Membership:
     """The test client's phone, named as the others know it."""
     host = Membership.objects.get(group=table.group, device__isnull=False)
     host.name = "พี่หนึ่ง"
@@ -83,18 +83,18 @@ def engine_row(game: Game, names: list[str]) -> list[int]:
     return [by_player.get(name, 0) for name in names]
 
 
-def scoreboard(table: Session) -> dict[str, int]:
+def scoreboard(table: Night) -> dict[str, int]:
     return {s.player.name: s.net for s in table.standings.select_related("player")}
 
 
-def adds_up(rows: dict[str, list[int]], names: list[str], table: Session) -> None:
+def adds_up(rows: dict[str, list[int]], names: list[str], table: Night) -> None:
     totals = [sum(values) for values in zip(*rows.values(), strict=True)]
     assert dict(zip(names, totals, strict=True)) == scoreboard(table)
 
 
 def test_after_an_undo_the_tables_row_is_the_standing_result_and_the_rows_add_up(en, table):
     host = the_host(table)
-    first = games.game_start(session=table)
+    first = games.game_start(night=table)
     games.event_add(game=first, event={"type": "head", "player": "Bee", "close": ["Dan"]})
     games.game_finish(game=first, outcome=ANN_DARK)
     en.post(reverse("game-undo", args=[table.pk, first.pk]))  # the host takes it back
@@ -106,7 +106,7 @@ def test_after_an_undo_the_tables_row_is_the_standing_result_and_the_rows_add_up
     adds_up(game_rows(body), names, table)
 
     games.game_finish(game=first, outcome=BEE_NORMAL)
-    second = games.game_start(session=table)
+    second = games.game_start(night=table)
     games.game_finish(game=second, outcome=ANN_DARK)
     body = en.get(reverse("table", args=[table.pk])).content.decode()
     rows = game_rows(body)
@@ -116,7 +116,7 @@ def test_after_an_undo_the_tables_row_is_the_standing_result_and_the_rows_add_up
 
 def test_after_an_event_taken_back_the_tables_row_is_standing_and_the_event_struck(en, table):
     the_host(table)
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "head", "player": "Bee", "close": ["Dan"]})
     games.event_add(game=game, event={"type": "dummy-discard", "player": "Cat"})
     en.post(reverse("event-remove", args=[table.pk, game.pk, 2]))
@@ -138,13 +138,13 @@ def test_after_an_event_taken_back_the_tables_row_is_standing_and_the_event_stru
 
 def test_the_history_page_runs_by_the_standing_games_and_strikes_an_event_taken_back(en, table):
     the_host(table)
-    first = games.game_start(session=table)
+    first = games.game_start(night=table)
     games.event_add(game=first, event={"type": "dummy-discard", "player": "Cat"})
     games.game_finish(game=first, outcome=ANN_DARK)
     en.post(reverse("game-undo", args=[table.pk, first.pk]))
     en.post(reverse("event-remove", args=[table.pk, first.pk, 1]))
     games.game_finish(game=first, outcome=BEE_NORMAL)
-    second = games.game_start(session=table)
+    second = games.game_start(night=table)
     games.game_finish(game=second, outcome=ANN_DARK)
     response = en.get(reverse("history", args=[table.pk]))
     body = response.content.decode()
@@ -165,15 +165,15 @@ def test_the_history_page_runs_by_the_standing_games_and_strikes_an_event_taken_
     assert "taken back by พี่หนึ่ง" in listed.group(2)
 
 
-def undone_saved_again_and_closed(en, table: Session, choices: Choices) -> Game:
+def undone_saved_again_and_closed(en, table: Night, choices: Choices) -> Game:
     """Game 1: Ann's dark knock saved, undone from the host's phone, saved as Bee's normal knock;
     then the night closed."""
     the_host(table)
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.game_finish(game=game, outcome=ANN_DARK)
     en.post(reverse("game-undo", args=[table.pk, game.pk]))
     games.game_finish(game=game, outcome=BEE_NORMAL)
-    sessions.session_close(session=table, choices=choices)
+    nights.night_close(night=table, choices=choices)
     return Game.objects.get(pk=game.pk)
 
 
@@ -214,7 +214,7 @@ def test_the_share_text_and_the_card_after_an_undo_charge_the_fee_to_the_standin
     else:  # the running settle-up assumes the group's usual fee
         usual = Usual(close=Close(fee=fee.fee, fee_per=fee.fee_per))
         group_rules.group_rules_set(group=table.group, usual=usual, actor=the_host(table))
-        game = games.game_start(session=table)
+        game = games.game_start(night=table)
         games.game_finish(game=game, outcome=ANN_DARK)
         en.post(reverse("game-undo", args=[table.pk, game.pk]))
         game = games.game_finish(game=game, outcome=BEE_NORMAL)
@@ -229,7 +229,7 @@ def test_the_share_text_and_the_card_after_an_undo_charge_the_fee_to_the_standin
     card_png = en.get(reverse("summary-card", args=[table.pk]))
     assert card_png.status_code == 200 and card_png.content.startswith(b"\x89PNG")
     with translation.override("en"):  # the card the phone just fetched, as SVG to read
-        card = night_card(night_summary(Session.objects.get(pk=table.pk)))
+        card = night_card(night_summary(Night.objects.get(pk=table.pk)))
     assert {net[0]: amount(net[1]) for net in card.nets} == want
     drawn = {t["string"] for t in drawn_texts(card_svg(card))}
     assert all(net[1] in drawn for net in card.nets)
@@ -260,7 +260,7 @@ def test_a_players_page_after_an_undo_counts_the_standing_result_alone(en, table
 
 def test_an_event_taken_back_says_who_took_it_back_in_thai(client, table):
     the_host(table)
-    game = games.game_start(session=table)
+    game = games.game_start(night=table)
     games.event_add(game=game, event={"type": "dummy-discard", "player": "Cat"})
     client.post(reverse("event-remove", args=[table.pk, game.pk, 1]))
     for page in ("table", "history"):
@@ -275,7 +275,7 @@ def test_a_players_page_costs_the_same_statements_however_many_games_they_lost(e
     url = reverse("player", args=[table.group.pk, dan.pk])
     counts = []
     for _ in range(3):
-        games.game_finish(game=games.game_start(session=table), outcome=BEE_NORMAL)  # Dan loses
+        games.game_finish(game=games.game_start(night=table), outcome=BEE_NORMAL)  # Dan loses
         with CaptureQueriesContext(connection) as queries:
             assert en.get(url).status_code == 200
         counts.append(len(queries))

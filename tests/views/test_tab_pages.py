@@ -7,7 +7,7 @@ import re
 from django.test import Client
 
 from scorekeeper import promptpay
-from scorekeeper.models import AuditEntry, Membership, MoneyLine, Player, Session, Tab, TabTransfer
+from scorekeeper.models import AuditEntry, Membership, MoneyLine, Night, Player, Tab, TabTransfer
 from scorekeeper.services import debts, tabs
 from scorekeeper.services.debts_audit import tab_audit
 from tests.qr_read import scan
@@ -19,7 +19,7 @@ DIGITS = promptpay.normalised(ID)
 FIGURE = r'<figure class="qr" role="img" aria-label="[^"]+">(<svg.*?</svg>)'
 
 
-def phone(table: Session, role: str, name: str = "") -> Client:
+def phone(table: Night, role: str, name: str = "") -> Client:
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     member(client, table.group, role)
     if name:
@@ -76,7 +76,7 @@ def test_the_host_s_tap_nets_the_tab_and_the_page_shows_its_transfers_and_settle
         assert f"{payer} → {payee} <strong>{baht} ฿</strong>" in shown
     assert "The 9 carried debts it settled" in shown
     assert shown.count("settled by the tab") == len(owed) == 9
-    for night in table.group.sessions.filter(closed_at__isnull=False):  # and on each night
+    for night in table.group.nights.filter(closed_at__isnull=False):  # and on each night
         settle_up = en.get(f"/s/{night.pk}/settle").content.decode()
         assert settle_up.count("Settled by the tab, ") == 3 and "Paid since" not in settle_up
     # A second tap, on this phone or another: nothing left to net, said so.

@@ -1,7 +1,7 @@
 """The table page, starting games, events, seats and the settle-up, through real views."""
 
 from scorekeeper.models import Game, LedgerLine
-from scorekeeper.services import games, sessions
+from scorekeeper.services import games, nights
 from tests.views.conftest import HTMX, finish_data
 
 KNOCK = {"knock": {"player": "Ann", "kind": "normal"}, "points": {"Bee": 10, "Cat": 20, "Dan": 30}}
@@ -39,14 +39,14 @@ def test_an_htmx_start_asks_the_browser_to_reload_the_table(en, table):
 
 
 def test_a_second_game_cannot_start_while_one_is_in_play(en, in_play):
-    response = en.post(f"/s/{in_play.session.pk}/games/start", {})
+    response = en.post(f"/s/{in_play.night.pk}/games/start", {})
     assert response.status_code == 409  # the page that offered a start was out of date
     assert "Finish or void the game in play first" in response.content.decode()
-    assert in_play.session.games.count() == 1
+    assert in_play.night.games.count() == 1
 
 
 def test_an_event_is_recorded_and_its_payments_show_at_once(en, in_play):
-    url = f"/s/{in_play.session.pk}/games/{in_play.pk}/events/head"
+    url = f"/s/{in_play.night.pk}/games/{in_play.pk}/events/head"
     form = en.get(url).content.decode()
     assert 'name="close"' in form
     response = en.post(url, {"player": "Bee", "close": ["Dan"]})
@@ -57,7 +57,7 @@ def test_an_event_is_recorded_and_its_payments_show_at_once(en, in_play):
 
 
 def test_a_refused_event_says_why_and_writes_nothing(en, in_play):
-    url = f"/s/{in_play.session.pk}/games/{in_play.pk}/events/head"
+    url = f"/s/{in_play.night.pk}/games/{in_play.pk}/events/head"
     en.post(url, {"player": "Bee"})
     response = en.post(url, {"player": "Cat"})
     assert response.status_code == 422
@@ -67,7 +67,7 @@ def test_a_refused_event_says_why_and_writes_nothing(en, in_play):
 
 
 def test_a_fine_form_asks_why_and_ends_the_game(en, in_play):
-    url = f"/s/{in_play.session.pk}/games/{in_play.pk}/events/fine"
+    url = f"/s/{in_play.night.pk}/games/{in_play.pk}/events/fine"
     assert 'name="reason"' in en.get(url).content.decode()
     en.post(url, {"player": "Ann", "reason": "misdeal"})
     in_play.refresh_from_db()
@@ -75,7 +75,7 @@ def test_a_fine_form_asks_why_and_ends_the_game(en, in_play):
 
 
 def test_an_unknown_event_type_goes_back_to_the_table(en, in_play):
-    response = en.get(f"/s/{in_play.session.pk}/games/{in_play.pk}/events/teleport")
+    response = en.get(f"/s/{in_play.night.pk}/games/{in_play.pk}/events/teleport")
     assert response.status_code == 302
 
 
@@ -87,7 +87,7 @@ def test_a_new_player_takes_a_seat_between_games(en, table):
     assert "Seat 4: Dan from game 1 until game 1" in page
 
 
-def test_settling_up_closes_the_session_and_lists_the_transfers(en, in_play):
+def test_settling_up_closes_the_night_and_lists_the_transfers(en, in_play):
     games.game_finish(
         game=in_play,
         outcome={
@@ -95,15 +95,15 @@ def test_settling_up_closes_the_session_and_lists_the_transfers(en, in_play):
             "points": {"Bee": 1, "Cat": 2, "Dan": 3},
         },
     )
-    session = in_play.session
-    response = en.post(f"/s/{session.pk}/settle", {"mode": "fewest"})
+    night = in_play.night
+    response = en.post(f"/s/{night.pk}/settle", {"mode": "fewest"})
     assert response.status_code == 302
-    session.refresh_from_db()
-    assert not session.is_open
-    body = en.get(f"/s/{session.pk}/settle").content.decode()
+    night.refresh_from_db()
+    assert not night.is_open
+    body = en.get(f"/s/{night.pk}/settle").content.decode()
     assert "Bee → Ann <strong>250 ฿</strong>" in body  # 500 points at half a baht: whole baht
-    assert f'href="/s/{session.pk}/summary"' in body  # shared from the summary
-    summary = en.get(f"/s/{session.pk}/summary").content.decode()
+    assert f'href="/s/{night.pk}/summary"' in body  # shared from the summary
+    summary = en.get(f"/s/{night.pk}/summary").content.decode()
     assert "Bee → Ann: 250 ฿" in summary  # the text the share sheet and LINE get
 
 
@@ -123,8 +123,8 @@ def test_marking_a_transfer_paid_swaps_only_the_transfer_list(en, in_play):
             "points": {"Bee": 1, "Cat": 2, "Dan": 3},
         },
     )
-    transfer = sessions.session_close(session=in_play.session)[0]
-    url = f"/s/{in_play.session.pk}/transfers/{transfer.pk}/paid"
+    transfer = nights.night_close(night=in_play.night)[0]
+    url = f"/s/{in_play.night.pk}/transfers/{transfer.pk}/paid"
     swap = en.post(url, {}, **HTMX).content.decode()
     assert "<html" not in swap
     assert swap.lstrip().startswith('<section id="transfers"')
@@ -144,7 +144,7 @@ def test_the_summary_is_a_clean_page_of_the_night(en, table):
     assert 'class="summary"' in body
 
 
-def test_unknown_sessions_and_transfers_are_not_found(en, table):
+def test_unknown_nights_and_transfers_are_not_found(en, table):
     assert en.get("/s/999/").status_code == 404
     assert en.post(f"/s/{table.pk}/transfers/999/paid").status_code == 404
 
@@ -155,7 +155,7 @@ def test_a_poll_with_nothing_new_gets_an_empty_answer(en, table):
     unchanged = en.get(poll, HTTP_HX_TARGET="live", **HTMX)
     assert unchanged.status_code == 204
     assert unchanged.content == b""
-    games.game_start(session=table)  # another phone starts a game
+    games.game_start(night=table)  # another phone starts a game
     changed = en.get(poll, HTTP_HX_TARGET="live", **HTMX)
     assert changed.status_code == 200
     assert "/finish" in changed.content.decode()
@@ -168,8 +168,8 @@ def test_an_event_sent_from_a_page_of_a_game_that_has_ended_is_refused_with_409(
     """Another phone saved the game; this phone's event form still names it: nothing is booked,
     on it or on the next game, and the answer is the table as it is now."""
     games.game_finish(game=in_play, outcome=KNOCK)
-    follower = games.game_start(session=in_play.session, fool_swap=False)
-    url = f"/s/{in_play.session.pk}/games/{in_play.pk}/events/head"
+    follower = games.game_start(night=in_play.night, fool_swap=False)
+    url = f"/s/{in_play.night.pk}/games/{in_play.pk}/events/head"
     response = en.post(url, {"player": "Bee"}, **HTMX)
     assert response.status_code == 409
     body = response.content.decode()
@@ -190,7 +190,7 @@ def test_a_start_sent_after_another_phones_start_is_refused_with_409(en, table):
 
 def test_a_finish_sent_after_another_phones_is_refused_with_409_and_the_table(en, in_play):
     games.game_finish(game=in_play, outcome=KNOCK)
-    url = f"/s/{in_play.session.pk}/games/{in_play.pk}/finish"
+    url = f"/s/{in_play.night.pk}/games/{in_play.pk}/finish"
     late = en.post(url, {**finish_data(knocker="Bee"), "idempotency_key": "late"}, **HTMX)
     assert late.status_code == 409
     assert "was already recorded" in late.content.decode()

@@ -8,9 +8,9 @@ from decimal import Decimal
 
 from django.test import Client
 
-from scorekeeper.models import Game, Membership, MoneyLine, Player, Session
+from scorekeeper.models import Game, Membership, MoneyLine, Night, Player
 from scorekeeper.rules import settle_up as money_rules
-from scorekeeper.services import sessions
+from scorekeeper.services import nights
 from tests.services.test_ledger_machine import engine_nets
 from tests.views.conftest import HTMX, finish_data, member
 from tests.views.test_settle_now import shown
@@ -19,8 +19,8 @@ EVERYONE = ["Ann", "Bee", "Cat", "Dan"]
 COST = {"cost-reason": "ข้าวผัด", "cost-baht": "๔๐๐", "cost-paid_by": "Dan", "cost-among": EVERYONE}
 
 
-def at_table(session: Session) -> str:
-    return f"/s/{session.pk}/costs/at-table"
+def at_table(night: Night) -> str:
+    return f"/s/{night.pk}/costs/at-table"
 
 
 def the_form(body: str) -> str:
@@ -40,22 +40,22 @@ def chosen(form: str) -> str:
     return found.group(1)
 
 
-def expected_transfers(session: Session) -> list[tuple[str, str, Decimal]]:
+def expected_transfers(night: Night) -> list[tuple[str, str, Decimal]]:
     """Who pays whom by the rules alone: each counted stored game replayed by the engine, and
     each standing cost's shares."""
-    name = {p.pk: p.name for p in Player.objects.filter(group=session.group)}
+    name = {p.pk: p.name for p in Player.objects.filter(group=night.group)}
     points = dict.fromkeys(EVERYONE, 0)
-    for game in session.games.exclude(status=Game.Status.VOIDED):
+    for game in night.games.exclude(status=Game.Status.VOIDED):
         for pk, net in engine_nets(game).items():
             points[name[pk]] += net
     shares = [
         line
-        for cost in session.costs.select_related("paid_by")
+        for cost in night.costs.select_related("paid_by")
         for line in money_rules.shares(
             cost.baht, cost.paid_by.name, [name[pk] for pk in cost.among], cost.reason
         )
     ]
-    held = money_rules.positions(points, session.point_value, shares)
+    held = money_rules.positions(points, night.point_value, shares)
     carrier = money_rules.biggest_winner(held)
     assert carrier is not None
     return [(t.payer, t.payee, t.baht) for t in money_rules.plan(held, carrier=carrier)]
@@ -70,18 +70,18 @@ def cost_nets(body: str) -> dict[str, Decimal]:
 def test_the_table_offers_the_cost_form_paid_by_this_phones_player_shared_by_those_seated(
     en, in_play
 ):
-    session = in_play.session
-    body = en.get(f"/s/{session.pk}/").content.decode()
+    night = in_play.night
+    body = en.get(f"/s/{night.pk}/").content.decode()
     form = the_form(body)
-    assert f'action="{at_table(session)}"' in form and 'name="idempotency_key"' in form
+    assert f'action="{at_table(night)}"' in form and 'name="idempotency_key"' in form
     assert chosen(form) == "" and ticked(form) == EVERYONE  # no player claimed: nobody paid yet
     assert form.index("<summary") < form.index("<form")  # one tap opens it, in place
-    host = Membership.objects.get(group=session.group, device__isnull=False)
-    host.player = Player.objects.get(group=session.group, name="Cat")
+    host = Membership.objects.get(group=night.group, device__isnull=False)
+    host.player = Player.objects.get(group=night.group, name="Cat")
     host.save(update_fields=["player"])
-    en.post(f"/s/{session.pk}/games/{in_play.pk}/finish", finish_data())
-    sessions.seat_change(session=session, position=0, player="Eve")  # Eve sits in for Ann
-    form = the_form(en.get(f"/s/{session.pk}/").content.decode())
+    en.post(f"/s/{night.pk}/games/{in_play.pk}/finish", finish_data())
+    nights.seat_change(night=night, position=0, player="Eve")  # Eve sits in for Ann
+    form = the_form(en.get(f"/s/{night.pk}/").content.decode())
     assert chosen(form) == "Cat"  # this phone's own player
     assert sorted(ticked(form)) == ["Bee", "Cat", "Dan", "Eve"]  # at the table now: Ann left
     assert 'value="Ann"' in form  # who left may still be named
@@ -97,31 +97,31 @@ def test_a_poll_keeps_the_cost_form_the_phone_has_and_brings_the_costs(en, table
 
 
 def test_a_cost_saved_at_the_table_is_back_at_the_table_in_its_running_settle_up(en, in_play):
-    session = in_play.session
-    en.post(f"/s/{session.pk}/games/{in_play.pk}/finish", finish_data())
-    before = shown(en.get(f"/s/{session.pk}/").content.decode())
-    response = en.post(at_table(session), COST)
-    assert response.status_code == 302 and response["Location"] == f"/s/{session.pk}/"
+    night = in_play.night
+    en.post(f"/s/{night.pk}/games/{in_play.pk}/finish", finish_data())
+    before = shown(en.get(f"/s/{night.pk}/").content.decode())
+    response = en.post(at_table(night), COST)
+    assert response.status_code == 302 and response["Location"] == f"/s/{night.pk}/"
     body = en.get(response["Location"]).content.decode()
     assert 'data-cost="ข้าวผัด" data-baht="400"' in body  # the cost's line: ๔๐๐ read as 400
     assert "paid by Dan, shared by 4" in body
     shares = money_rules.shares(Decimal(400), "Dan", EVERYONE, "ข้าวผัด")
     assert cost_nets(body) == money_rules.nets(shares)  # Dan +300, each other −100
-    want = expected_transfers(session)
+    want = expected_transfers(night)
     assert shown(body) == want != before  # the running settle-up moved by the cost
-    stored = MoneyLine.objects.filter(session=session, item=MoneyLine.Item.COST)
+    stored = MoneyLine.objects.filter(night=night, item=MoneyLine.Item.COST)
     assert sorted((s.payer.name, s.baht) for s in stored) == [
         ("Ann", 100), ("Bee", 100), ("Cat", 100)
     ]  # fmt: skip
 
 
 def test_a_cost_saved_through_htmx_swaps_the_live_region_in_place(en, in_play):
-    session = in_play.session
-    response = en.post(at_table(session), COST, **HTMX)
+    night = in_play.night
+    response = en.post(at_table(night), COST, **HTMX)
     body = response.content.decode()
     assert response.status_code == 200 and "<html" not in body
     assert body.lstrip().startswith('<div id="live"')
-    assert 'data-cost="ข้าวผัด"' in body and shown(body) == expected_transfers(session)
+    assert 'data-cost="ข้าวผัด"' in body and shown(body) == expected_transfers(night)
     assert '<details id="cost-add" class="add-cost">' in body  # closed again, a fresh form
     assert chosen(the_form(body)) == ""
 
@@ -155,7 +155,7 @@ def test_a_refused_cost_comes_back_as_typed_with_why_in_thai(table, client: Clie
 
 
 def test_a_closed_night_refuses_a_cost_from_the_table(en, table):
-    sessions.session_close(session=table)
+    nights.night_close(night=table)
     response = en.post(at_table(table), COST)
     assert response.status_code == 302 and response["Location"] == f"/s/{table.pk}/"
     page = en.get(response["Location"]).content.decode()
@@ -175,11 +175,11 @@ def test_a_viewer_sees_the_costs_but_no_form_and_cannot_add_one(en, table):
 
 
 def test_a_cost_taken_back_leaves_the_tables_running_settle_up(en, in_play):
-    session = in_play.session
-    en.post(f"/s/{session.pk}/games/{in_play.pk}/finish", finish_data())
-    before = shown(en.get(f"/s/{session.pk}/").content.decode())
-    en.post(at_table(session), COST)
-    en.post(f"/s/{session.pk}/costs/{session.costs.get().pk}/remove")  # from the settle page
-    body = en.get(f"/s/{session.pk}/").content.decode()
+    night = in_play.night
+    en.post(f"/s/{night.pk}/games/{in_play.pk}/finish", finish_data())
+    before = shown(en.get(f"/s/{night.pk}/").content.decode())
+    en.post(at_table(night), COST)
+    en.post(f"/s/{night.pk}/costs/{night.costs.get().pk}/remove")  # from the settle page
+    body = en.get(f"/s/{night.pk}/").content.decode()
     assert "data-cost=" not in body and cost_nets(body) == {}
     assert shown(body) == before

@@ -8,8 +8,8 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from scorekeeper.models import AuditEntry, Membership, Session
-from scorekeeper.services import access, games, sessions
+from scorekeeper.models import AuditEntry, Membership, Night
+from scorekeeper.services import access, games, nights
 from tests.views.conftest import finish_data, member
 
 # 20:15 on 25 November 2026 at the table in Bangkok (UTC+7), 2569 in the Buddhist Era.
@@ -18,15 +18,15 @@ EVENING = datetime(2026, 11, 25, 13, 15, tzinfo=UTC)
 AFTER_MIDNIGHT = datetime(2026, 11, 25, 18, 30, tzinfo=UTC)
 
 
-def game_url(session: Session, game_id: int, action: str = "") -> str:
-    return f"/s/{session.pk}/games/{game_id}/{action}"
+def game_url(night: Night, game_id: int, action: str = "") -> str:
+    return f"/s/{night.pk}/games/{game_id}/{action}"
 
 
-def open_night(client, *, point_value: str) -> Session:
+def open_night(client, *, point_value: str) -> Night:
     """Ann, Bee, Cat and Dan at sian stakes at `point_value` baht a point; the client hosts."""
     group = access.group_create(name="Saturday")
     member(client, group, Membership.Role.HOST)
-    return sessions.session_open(
+    return nights.night_open(
         group=group,
         players=["Ann", "Bee", "Cat", "Dan"],
         stake_level="sian",
@@ -35,21 +35,21 @@ def open_night(client, *, point_value: str) -> Session:
 
 
 def test_a_night_is_dated_in_the_buddhist_era_with_the_thai_month(client, table):
-    Session.objects.filter(pk=table.pk).update(started_at=EVENING)
+    Night.objects.filter(pk=table.pk).update(started_at=EVENING)
     body = client.get(f"/s/{table.pk}/summary").content.decode()
     assert "25 พ.ย. 2569" in body
     assert "2026" not in body and "Nov" not in body
 
 
 def test_a_night_is_dated_in_plain_english_for_an_english_phone(en, table):
-    Session.objects.filter(pk=table.pk).update(started_at=EVENING)
+    Night.objects.filter(pk=table.pk).update(started_at=EVENING)
     body = en.get(f"/s/{table.pk}/summary").content.decode()
     assert "25 Nov 2026" in body
     assert "2569" not in body
 
 
 def test_the_day_is_the_day_at_the_table_in_bangkok(client, table):
-    Session.objects.filter(pk=table.pk).update(started_at=AFTER_MIDNIGHT)
+    Night.objects.filter(pk=table.pk).update(started_at=AFTER_MIDNIGHT)
     assert "26 พ.ย. 2569" in client.get(f"/s/{table.pk}/summary").content.decode()
 
 
@@ -68,7 +68,7 @@ def test_the_audit_log_dates_each_entry_in_the_buddhist_era(client, table):
 
 
 def test_whole_baht_have_no_satang_and_the_rate_is_shown_as_agreed(en, table):
-    en.post(game_url(table, games.game_start(session=table).pk, "finish"), finish_data())
+    en.post(game_url(table, games.game_start(night=table).pk, "finish"), finish_data())
     table_page = en.get(f"/s/{table.pk}/").content.decode()
     assert "0.5 baht a point" in table_page
     # Ann +1,200 points, Bee −500, Cat −400, Dan −300 at half a baht.
@@ -82,27 +82,27 @@ def test_whole_baht_have_no_satang_and_the_rate_is_shown_as_agreed(en, table):
 
 
 def test_baht_with_satang_keep_two_decimals_and_an_eighth_stays_exact(db, en):
-    session = open_night(en, point_value="0.125")
-    en.post(game_url(session, games.game_start(session=session).pk, "finish"), finish_data())
-    body = en.get(f"/s/{session.pk}/").content.decode()
+    night = open_night(en, point_value="0.125")
+    en.post(game_url(night, games.game_start(night=night).pk, "finish"), finish_data())
+    body = en.get(f"/s/{night.pk}/").content.decode()
     assert "0.125 baht a point" in body and "0.13" not in body
     # Ann +1,200 → 150, Bee −500 → −62.50, Cat −400 → −50, Dan −300 → −37.50.
     for baht in (">+150<", ">−62.50<", ">−50<", ">−37.50<"):
         assert baht in body
-    en.post(f"/s/{session.pk}/settle", {"mode": "fewest"})
-    settled = en.get(f"/s/{session.pk}/settle").content.decode()
+    en.post(f"/s/{night.pk}/settle", {"mode": "fewest"})
+    settled = en.get(f"/s/{night.pk}/settle").content.decode()
     assert "Bee → Ann <strong>62.50 ฿</strong>" in settled
 
 
 def test_a_baht_a_point_is_shown_as_1(db, en):
-    session = open_night(en, point_value="1.00")
-    assert "· 1 baht a point" in en.get(f"/s/{session.pk}/").content.decode()
+    night = open_night(en, point_value="1.00")
+    assert "· 1 baht a point" in en.get(f"/s/{night.pk}/").content.decode()
 
 
 def test_the_formulas_leave_out_a_loser_who_hands_nothing(en, in_play):
     """Bee pays the total (เหมา): Cat and Dan hand the knocker nothing, so no `0 = 0 = 0` row."""
-    en.post(game_url(in_play.session, in_play.pk, "finish"), finish_data(total="Bee"))
-    body = en.get(game_url(in_play.session, in_play.pk)).content.decode()
+    en.post(game_url(in_play.night, in_play.pk, "finish"), finish_data(total="Bee"))
+    body = en.get(game_url(in_play.night, in_play.pk)).content.decode()
     handovers = body[body.index('<ul class="handovers">') :]
     handovers = handovers[: handovers.index("</ul>")]
     assert "<strong>Bee</strong>: +1,200" in handovers
@@ -115,8 +115,8 @@ def test_the_formulas_carry_their_signs_in_the_rule_books_worked_example(en, in_
     """The rule book's example: Bee dark-knocks, Cat fools, Dan sleeps dark holding a Speto."""
     data = finish_data(knocker="Bee", kind="dark", fool="Cat", dark=["Dan"], held_3="1")
     data.update(points_0="35", points_2="10", points_3="-80")
-    en.post(game_url(in_play.session, in_play.pk, "finish"), data)
-    body = en.get(game_url(in_play.session, in_play.pk)).content.decode()
+    en.post(game_url(in_play.night, in_play.pk, "finish"), data)
+    body = en.get(game_url(in_play.night, in_play.pk)).content.decode()
     rows = re.findall(r"<li><strong>(\w+)</strong>: ([^ <]+).*?class=\"formula\">([^<]*)<", body)
     assert rows == [
         ("Ann", "−200", "level − hold = 200 − 400 = −200"),  # Ann receives 200 (86.2)

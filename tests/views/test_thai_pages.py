@@ -19,8 +19,8 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from scorekeeper.models import Game, Group, Membership, Session, Transfer
-from scorekeeper.services import access, costs, debts, games, scoresheet, sessions, sharing
+from scorekeeper.models import Game, Group, Membership, Night, Transfer
+from scorekeeper.services import access, costs, debts, games, nights, scoresheet, sharing
 from scorekeeper.services.settle_up import Choices
 from tests.scoresheet_nights import score_sheets
 from tests.views.test_group_rules import rules_data
@@ -49,7 +49,7 @@ NOT_PAGES = {
     "manifest": "the web app manifest: JSON for the browser (its name is checked below)",
     "service-worker": "JavaScript for the browser",
     "group-export": "a file to download",
-    "session-export": "a file to download",
+    "night-export": "a file to download",
     "set_language": "a POST that redirects",
     "logout": "a POST that redirects",
     "member-remove": "a POST that redirects to the members page",
@@ -140,10 +140,10 @@ class Evening:
     group: Group
     host: Membership
     player: Membership
-    night: Session
-    closed: Session
-    dummy: Session
-    gong: Session
+    night: Night
+    closed: Night
+    dummy: Night
+    gong: Night
     in_play: Game
     settled: Game
     tie: Game
@@ -158,9 +158,9 @@ class Evening:
 
 
 def phone(client: Client, membership: Membership) -> None:
-    session = client.session
-    session["device"] = membership.device_id
-    session.save()
+    store = client.session
+    store["device"] = membership.device_id
+    store.save()
 
 
 def knock(knocker: str, kind: str, **points: int) -> dict[str, object]:
@@ -182,38 +182,38 @@ def evening(db: None, client: Client) -> Evening:
     invite = access.invite_create(group=group, role=Membership.Role.VIEWER, by=host)
 
     a, b, c, d = NAMES
-    closed = sessions.session_open(
+    closed = nights.night_open(
         group=group, players=NAMES, stake_level="sian", point_value=Decimal("0.5"), actor=host
     )
-    game = games.game_start(session=closed, actor=host)
+    game = games.game_start(night=closed, actor=host)
     games.event_add(game=game, event={"type": "head", "player": b}, actor=host)
     games.game_finish(game=game, outcome=knock(a, "dark", **{b: 10, c: 20, d: 30}), actor=host)
-    game = games.game_start(session=closed, actor=host)
+    game = games.game_start(night=closed, actor=host)
     games.game_finish(game=game, outcome=knock(b, "light-color", **{a: 5, c: 25, d: 40}))
     # A shared cost, one taken back, a table fee to the house and rounding.
     seated = [s.player for s in closed.standings.select_related("player")]
-    costs.cost_add(session=closed, reason="ข้าวมันไก่", baht=Decimal(200), paid_by=seated[0],
+    costs.cost_add(night=closed, reason="ข้าวมันไก่", baht=Decimal(200), paid_by=seated[0],
                    among=seated, actor=host)  # fmt: skip
-    wrong = costs.cost_add(session=closed, reason="โค้ก", baht=Decimal(40), paid_by=seated[1],
+    wrong = costs.cost_add(night=closed, reason="โค้ก", baht=Decimal(40), paid_by=seated[1],
                            among=seated[:2], actor=host)  # fmt: skip
     costs.cost_remove(cost=wrong, actor=host)
-    transfers = sessions.session_close(
-        session=closed, choices=Choices(fee=Decimal(20), rounding=5), actor=host
+    transfers = nights.night_close(
+        night=closed, choices=Choices(fee=Decimal(20), rounding=5), actor=host
     )
-    sessions.payment_record(transfer=transfers[0], actor=host)
+    nights.payment_record(transfer=transfers[0], actor=host)
 
-    night = sessions.session_open(
+    night = nights.night_open(
         group=group, players=NAMES, stake_level="thep", point_value=Decimal(1), actor=host
     )
-    settled = games.game_start(session=night, actor=host)
+    settled = games.game_start(night=night, actor=host)
     games.game_finish(game=settled, outcome=knock(c, "normal", **{a: 10, b: 20, d: 30}))
-    voided = games.game_start(session=night, actor=host)
+    voided = games.game_start(night=night, actor=host)
     games.game_finish(game=voided, outcome=knock(d, "dark-color", **{a: 10, b: 20, c: 30}))
     games.game_void(game=voided, actor=host)
-    tie = games.game_start(session=night, actor=host)
+    tie = games.game_start(night=night, actor=host)
     games.game_finish(game=tie, outcome=knock(c, "normal", **{a: 10, b: 10, d: 25}))
-    in_play = games.game_start(session=night, head_color="red", actor=host, idempotency_key="k1")
-    costs.cost_add(session=night, reason="น้ำแข็ง", baht=Decimal("30.50"), paid_by=seated[2],
+    in_play = games.game_start(night=night, head_color="red", actor=host, idempotency_key="k1")
+    costs.cost_add(night=night, reason="น้ำแข็ง", baht=Decimal("30.50"), paid_by=seated[2],
                    among=seated, actor=host)  # fmt: skip
     tie.refresh_from_db()
     # Carried to next time: one still owed, one paid at the next night.
@@ -221,7 +221,7 @@ def evening(db: None, client: Client) -> Evening:
     debts.debt_settle(debt=paid, night=night, actor=host)
     assert owed.baht > 0
     dummy, hand, gong, gong_hand = score_sheets(group, host, NAMES)
-    gong_transfers = scoresheet.scoresheet_close(session=gong, actor=host)
+    gong_transfers = scoresheet.scoresheet_close(night=gong, actor=host)
     User.objects.create_user("สมชาย", password="ไพ่ดัมมี่ทุกคืน")
     return Evening(
         group=group,
@@ -249,7 +249,7 @@ def pages(e: Evening) -> dict[str, list[str]]:
     g, n, s = e.group.pk, e.night.pk, e.closed.pk
     player = e.group.players.order_by("name").first()
     assert player is not None
-    link = sharing.share_link_for(session=e.closed)
+    link = sharing.share_link_for(night=e.closed)
     return {
         "home": ["/"],
         "shared": [f"/n/{link.token}"],
@@ -258,7 +258,7 @@ def pages(e: Evening) -> dict[str, list[str]]:
         "signup": ["/accounts/signup"],
         "claim": ["/accounts/claim"],
         "group": [f"/g/{g}/"],
-        "session-open": [f"/g/{g}/sessions/new"],
+        "night-open": [f"/g/{g}/sessions/new"],
         "scoresheet-open": [f"/g/{g}/race/dummy-points/new", f"/g/{g}/race/gong-zhu/new"],
         "members": [f"/g/{g}/members"],
         "audit": [f"/g/{g}/audit"],
@@ -298,7 +298,7 @@ def posts(e: Evening) -> dict[str, list[tuple[str, dict[str, str]]]]:
     g, n = e.group.pk, e.night.pk
     return {
         "group-create": [("/groups/new", {"name": " "})],
-        "session-open": [(f"/g/{g}/sessions/new", {"seat_0": "x" * 50, "fine": "-1"})],
+        "night-open": [(f"/g/{g}/sessions/new", {"seat_0": "x" * 50, "fine": "-1"})],
         "scoresheet-open": [
             (f"/g/{g}/race/dummy-points/new", {}),
             (f"/g/{g}/race/gong-zhu/new", {"seat_0": NAMES[0]}),

@@ -15,7 +15,7 @@ from scorekeeper.services.exports import group_import
 class Command(BaseCommand):
     help = (
         "Import a group's JSON export into this instance, which must have no group yet; nothing "
-        "is written unless every session's ledger audits clean."
+        "is written unless every night's ledger audits clean."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -39,10 +39,10 @@ class Command(BaseCommand):
             group = group_import(data=data)
         except ServiceError as error:
             raise CommandError(escaped(f"nothing imported: {error.message}")) from error
-        lines = sum(s.lines.count() for s in group.sessions.all())
+        lines = sum(s.lines.count() for s in group.nights.all())
         self.stdout.write(
             escaped(
-                f"imported group {group.pk} ({group.name}): {group.sessions.count()} sessions, "
+                f"imported group {group.pk} ({group.name}): {group.nights.count()} nights, "
                 f"{lines} ledger lines, audit clean"
             )
         )

@@ -1,14 +1,14 @@
-"""`manage.py ledger_audit`: replay every session's ledger and re-settle every game; check every
+"""`manage.py ledger_audit`: replay every night's ledger and re-settle every game; check every
 settled tab."""
 
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scorekeeper.models import Session, Tab
+from scorekeeper.models import Night, Tab
 from scorekeeper.rules.names import escaped
 from scorekeeper.services.debts_audit import tab_audit
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services.ledger_audit import night_audit
 
 
 class Command(BaseCommand):
@@ -16,17 +16,17 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         problems = 0
-        sessions = Session.objects.select_related("group").order_by("pk")
-        for session in sessions:
-            for problem in session_audit(session):
+        nights = Night.objects.select_related("group").order_by("pk")
+        for night in nights:
+            for problem in night_audit(night):
                 problems += 1
                 # A name is written out as it was recorded: a control character in it must not
                 # move the terminal or fake a line of this report.
-                self.stdout.write(escaped(f"session {session.pk} ({session.group}): {problem}"))
+                self.stdout.write(escaped(f"night {night.pk} ({night.group}): {problem}"))
         for tab in Tab.objects.select_related("group").order_by("pk"):
             for problem in tab_audit(tab):
                 problems += 1
                 self.stdout.write(escaped(f"settled tab {tab.pk} ({tab.group}): {problem}"))
         if problems:
-            raise CommandError(f"{problems} problems in {sessions.count()} sessions")
-        self.stdout.write(f"ledger audit: {sessions.count()} sessions, no problem")
+            raise CommandError(f"{problems} problems in {nights.count()} nights")
+        self.stdout.write(f"ledger audit: {nights.count()} nights, no problem")

@@ -11,8 +11,8 @@ strict readers), upgrade (versions 1 to 3 read as today's) and snapshot (what ev
 from).
 """
 
-from scorekeeper.services.exports.csv import CSV_HEADER, group_csv, session_csv
-from scorekeeper.services.exports.file import FORMAT, group_import, group_json, session_json
+from scorekeeper.services.exports.csv import CSV_HEADER, group_csv, night_csv
+from scorekeeper.services.exports.file import FORMAT, group_import, group_json, night_json
 from scorekeeper.services.exports.upgrade import VERSION
 
 __all__ = [
@@ -22,6 +22,6 @@ __all__ = [
     "group_csv",
     "group_import",
     "group_json",
-    "session_csv",
-    "session_json",
+    "night_csv",
+    "night_json",
 ]

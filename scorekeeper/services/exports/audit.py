@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from scorekeeper.models import AuditEntry, Game, Group, Membership, Player, Session
+from scorekeeper.models import AuditEntry, Game, Group, Membership, Night, Player
 from scorekeeper.services.exports.fields import (
     dump_time,
     load,
@@ -19,7 +19,7 @@ from scorekeeper.services.exports.fields import (
 def dump_entry(
     entry: AuditEntry,
     *,
-    session_at: dict[int, int],
+    night_at: dict[int, int],
     game_at: dict[int, int],
     member_at: dict[int, int],
 ) -> dict[str, Any]:
@@ -27,7 +27,7 @@ def dump_entry(
         "action": entry.action,
         "detail": entry.detail,
         "at": dump_time(entry.at),
-        "session": session_at[entry.session_id] if entry.session_id else None,
+        "session": night_at[entry.night_id] if entry.night_id else None,
         "game": game_at[entry.game_id] if entry.game_id else None,
         "membership": member_at[entry.membership_id] if entry.membership_id else None,
     }
@@ -36,7 +36,7 @@ def dump_entry(
 def load_audit(
     data: dict[str, Any],
     group: Group,
-    sessions: list[Session],
+    nights: list[Night],
     games: list[list[Game]],
     members: list[Membership],
     players: dict[str, Player],
@@ -46,18 +46,18 @@ def load_audit(
     entries = []
     for i, raw in enumerate(load_list(data, "audit", "")):
         where = f"audit[{i}]"
-        session_at = load(raw, "session", int, where, null=True)
+        night_at = load(raw, "session", int, where, null=True)
         game = None
-        if session_at is not None:
-            load_ref(raw, "session", sessions, where)
-            game = load_ref(raw, "game", games[session_at], where)
+        if night_at is not None:
+            load_ref(raw, "session", nights, where)
+            game = load_ref(raw, "game", games[night_at], where)
         elif load(raw, "game", int, where, null=True) is not None:
-            raise malformed(f"{where}.game", "needs the session it belongs to")
+            raise malformed(f"{where}.game", "needs the night it belongs to")
         entries.append(
             valid(
                 AuditEntry(
                     group=group,
-                    session=sessions[session_at] if session_at is not None else None,
+                    night=nights[night_at] if night_at is not None else None,
                     game=game,
                     membership=load_ref(raw, "membership", members, where),
                     action=load(raw, "action", str, where),

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from scorekeeper.models import Cost, Player, Session
+from scorekeeper.models import Cost, Night, Player
 from scorekeeper.rules.money import BAHT_MOST
 from scorekeeper.services.exports.fields import (
     at_most,
@@ -26,7 +26,7 @@ def dump_cost(cost: Cost, name: dict[int, str]) -> dict[str, Any]:
     }
 
 
-def load_costs(session: Session, players: dict[str, Player], raw: Any, where: str) -> list[Cost]:
+def load_costs(night: Night, players: dict[str, Player], raw: Any, where: str) -> list[Cost]:
     costs = []
     for i, cost in enumerate(load_list(raw, "costs", where) if "costs" in raw else []):
         at = f"{where}.costs[{i}]"
@@ -36,7 +36,7 @@ def load_costs(session: Session, players: dict[str, Player], raw: Any, where: st
         costs.append(
             valid(
                 Cost(
-                    session=session,
+                    night=night,
                     reason=load(cost, "reason", str, at),
                     baht=at_most(load_baht(cost, "baht", at), BAHT_MOST, f"{at}.baht"),
                     paid_by=load_player(cost, "paid_by", players, at),

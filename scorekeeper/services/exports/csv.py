@@ -6,7 +6,7 @@ import io
 from django.db import models
 from django.utils import timezone
 
-from scorekeeper.models import Group, LedgerLine, MoneyLine, Session
+from scorekeeper.models import Group, LedgerLine, MoneyLine, Night
 from scorekeeper.services.exports.snapshot import snapshot
 
 CSV_HEADER = (
@@ -29,21 +29,19 @@ CSV_HEADER = (
 )
 
 
-def session_csv(*, session: Session) -> str:
-    """Return the session's ledger as CSV: a header, then one row per line in the order written,
+def night_csv(*, night: Night) -> str:
+    """Return the night's ledger as CSV: a header, then one row per line in the order written,
     the points ledger's and then the money ledger's (ids "m…", in baht)."""
     with snapshot():
-        return _csv(
-            LedgerLine.objects.filter(session=session), MoneyLine.objects.filter(session=session)
-        )
+        return _csv(LedgerLine.objects.filter(night=night), MoneyLine.objects.filter(night=night))
 
 
 def group_csv(*, group: Group) -> str:
     """Return every ledger line of the group as CSV, in the order written, the points ledger's
-    and then the money ledger's (a carried debt paid between nights has no session)."""
+    and then the money ledger's (a carried debt paid between nights has no night)."""
     with snapshot():
         return _csv(
-            LedgerLine.objects.filter(session__group=group), MoneyLine.objects.filter(group=group)
+            LedgerLine.objects.filter(night__group=group), MoneyLine.objects.filter(group=group)
         )
 
 
@@ -56,14 +54,14 @@ def _csv(lines: models.QuerySet[LedgerLine], money: models.QuerySet[MoneyLine]) 
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
-    rows = lines.select_related("session", "game", "event", "payer", "payee").order_by("pk")
+    rows = lines.select_related("night", "game", "event", "payer", "payee").order_by("pk")
     for line in rows:
         game = line.game
         writer.writerow(
             (
                 line.pk,
-                line.session_id,
-                timezone.localdate(line.session.started_at).isoformat(),
+                line.night_id,
+                timezone.localdate(line.night.started_at).isoformat(),
                 game.number if game else "",
                 game.status if game else "",
                 line.event.number if line.event else "",
@@ -73,18 +71,18 @@ def _csv(lines: models.QuerySet[LedgerLine], money: models.QuerySet[MoneyLine]) 
                 _cell(line.payer.name),
                 _cell(line.payee.name),
                 line.amount,
-                line.session.baht(line.amount),
+                line.night.baht(line.amount),
                 "points",
                 line.reverses_id or "",
                 timezone.localtime(line.recorded_at).isoformat(),
             )
         )
-    for m in money.select_related("session", "payer", "payee").order_by("pk"):
+    for m in money.select_related("night", "payer", "payee").order_by("pk"):
         writer.writerow(
             (
                 f"m{m.pk}",
-                m.session_id or "",
-                timezone.localdate(m.session.started_at).isoformat() if m.session else "",
+                m.night_id or "",
+                timezone.localdate(m.night.started_at).isoformat() if m.night else "",
                 "",
                 "",
                 "",

@@ -44,7 +44,7 @@ def load_when(raw: Any, key: str, where: str) -> datetime:
 
 
 def positions[T: models.Model](rows: Iterable[T], owner: Callable[[T], Any]) -> dict[int, int]:
-    """Number each row within its owner (a game within its session …), in the order given."""
+    """Number each row within its owner (a game within its night …), in the order given."""
     counts: dict[int, int] = {}
     at = {}
     for row in rows:

@@ -14,8 +14,8 @@ from scorekeeper.models import (
     Group,
     LedgerLine,
     MoneyLine,
+    Night,
     Seat,
-    Session,
     Standing,
     Tab,
     TabTransfer,
@@ -49,67 +49,67 @@ from scorekeeper.services.exports.snapshot import snapshot
 from scorekeeper.services.exports.tabs import dump_tabs, load_tabs
 from scorekeeper.services.exports.transfers import dump_transfer, load_transfers
 from scorekeeper.services.exports.upgrade import VERSION, upgraded
-from scorekeeper.services.ledger_audit import session_audit
+from scorekeeper.services.ledger_audit import night_audit
 
 FORMAT = "scorekeeper-group"
 
 
-def session_json(*, session: Session) -> dict[str, Any]:
-    """Return one session as a group export: its group's players, the session and its audit."""
+def night_json(*, night: Night) -> dict[str, Any]:
+    """Return one night as a group export: its group's players, the night and its audit."""
     with snapshot():
-        return _export(session.group, Session.objects.filter(pk=session.pk), whole_group=False)
+        return _export(night.group, Night.objects.filter(pk=night.pk), whole_group=False)
 
 
 def group_json(*, group: Group) -> dict[str, Any]:
     """Return the whole group as a versioned export that `group_import` reads back."""
     with snapshot():
-        return _export(group, Session.objects.filter(group=group), whole_group=True)
+        return _export(group, Night.objects.filter(group=group), whole_group=True)
 
 
-def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool) -> dict[str, Any]:
+def _export(group: Group, chosen: models.QuerySet[Night], *, whole_group: bool) -> dict[str, Any]:
     group = Group.objects.get(pk=group.pk)  # as this snapshot reads it, whatever the caller holds
-    sessions = list(chosen.select_related("first_dealer").order_by("pk"))
-    session_at = {s.pk: i for i, s in enumerate(sessions)}
+    nights = list(chosen.select_related("first_dealer").order_by("pk"))
+    night_at = {s.pk: i for i, s in enumerate(nights)}
     players = list(group.players.order_by("pk"))
     name = {p.pk: p.name for p in players}
     members = list(group.memberships.order_by("pk"))
     member_at = {m.pk: i for i, m in enumerate(members)}
 
-    games = list(Game.objects.filter(session__in=sessions).order_by("pk"))
-    game_at = positions(games, lambda g: g.session_id)
-    events = list(Event.objects.filter(game__session__in=sessions).order_by("pk"))
+    games = list(Game.objects.filter(night__in=nights).order_by("pk"))
+    game_at = positions(games, lambda g: g.night_id)
+    events = list(Event.objects.filter(game__night__in=nights).order_by("pk"))
     event_at = positions(events, lambda e: e.game_id)
-    transfers = list(Transfer.objects.filter(session__in=sessions).order_by("pk"))
-    transfer_at = positions(transfers, lambda t: t.session_id)
-    lines = list(LedgerLine.objects.filter(session__in=sessions).order_by("pk"))
+    transfers = list(Transfer.objects.filter(night__in=nights).order_by("pk"))
+    transfer_at = positions(transfers, lambda t: t.night_id)
+    lines = list(LedgerLine.objects.filter(night__in=nights).order_by("pk"))
     line_at = {line.pk: i for i, line in enumerate(lines)}
 
-    exported = [dump_night(s, name) for s in sessions]
-    for seat in Seat.objects.filter(session__in=sessions).order_by("pk"):
-        exported[session_at[seat.session_id]]["seats"].append(dump_seat(seat, name))
+    exported = [dump_night(s, name) for s in nights]
+    for seat in Seat.objects.filter(night__in=nights).order_by("pk"):
+        exported[night_at[seat.night_id]]["seats"].append(dump_seat(seat, name))
     by_game: dict[int, dict[str, Any]] = {}
     for game in games:
         by_game[game.pk] = dump_game(game, name, game_at)
-        exported[session_at[game.session_id]]["games"].append(by_game[game.pk])
+        exported[night_at[game.night_id]]["games"].append(by_game[game.pk])
     for event in events:
         by_game[event.game_id]["events"].append(dump_event(event))
     for transfer in transfers:
-        exported[session_at[transfer.session_id]]["transfers"].append(dump_transfer(transfer, name))
-    for standing in Standing.objects.filter(session__in=sessions).order_by("pk"):
-        exported[session_at[standing.session_id]]["standings"].append(dump_standing(standing, name))
+        exported[night_at[transfer.night_id]]["transfers"].append(dump_transfer(transfer, name))
+    for standing in Standing.objects.filter(night__in=nights).order_by("pk"):
+        exported[night_at[standing.night_id]]["standings"].append(dump_standing(standing, name))
 
-    costs = list(Cost.objects.filter(session__in=sessions).order_by("pk"))
-    cost_at = positions(costs, lambda c: c.session_id)
+    costs = list(Cost.objects.filter(night__in=nights).order_by("pk"))
+    cost_at = positions(costs, lambda c: c.night_id)
     for cost in costs:
-        exported[session_at[cost.session_id]]["costs"].append(dump_cost(cost, name))
+        exported[night_at[cost.night_id]]["costs"].append(dump_cost(cost, name))
 
     # The money ledger in baht (shared costs, fee, rounding, transfers paid or carried): a
-    # session's export holds its own lines; payments of debts carried across nights are the group's.
+    # night's export holds its own lines; payments of debts carried across nights are the group's.
     money = list(MoneyLine.objects.filter(group=group).order_by("pk"))
     if not whole_group:
-        money = [m for m in money if m.session_id in session_at and m.item != MoneyLine.Item.SETTLE]
+        money = [m for m in money if m.night_id in night_at and m.item != MoneyLine.Item.SETTLE]
     money_at = {m.pk: i for i, m in enumerate(money)}
-    # Settled tabs are the group's, of no night: a session's export has none.
+    # Settled tabs are the group's, of no night: a night's export has none.
     tabs = list(Tab.objects.filter(group=group).order_by("pk")) if whole_group else []
     tab_at = {tab.pk: i for i, tab in enumerate(tabs)}
     tab_transfers = list(TabTransfer.objects.filter(tab__in=tabs).order_by("pk"))
@@ -117,7 +117,7 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
 
     audit = AuditEntry.objects.filter(group=group).order_by("pk")
     if not whole_group:
-        audit = audit.filter(session__in=sessions)
+        audit = audit.filter(night__in=nights)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -131,7 +131,7 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
             dump_line(
                 line,
                 name,
-                session_at=session_at,
+                night_at=night_at,
                 game_at=game_at,
                 event_at=event_at,
                 transfer_at=transfer_at,
@@ -143,7 +143,7 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
             dump_money_line(
                 m,
                 name,
-                session_at=session_at,
+                night_at=night_at,
                 transfer_at=transfer_at,
                 money_at=money_at,
                 cost_at=cost_at,
@@ -153,7 +153,7 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
             for m in money
         ],
         "audit": [
-            dump_entry(entry, session_at=session_at, game_at=game_at, member_at=member_at)
+            dump_entry(entry, night_at=night_at, game_at=game_at, member_at=member_at)
             for entry in audit
         ],
     }
@@ -161,7 +161,7 @@ def _export(group: Group, chosen: models.QuerySet[Session], *, whole_group: bool
 
 @transaction.atomic
 def group_import(*, data: dict[str, Any]) -> Group:
-    """Recreate an exported group in an empty instance, then audit every session it brought.
+    """Recreate an exported group in an empty instance, then audit every night it brought.
 
     Refuses (writing nothing) an instance that has a group, an unknown format or version, data
     that does not fit, and a ledger that does not add up.
@@ -183,7 +183,7 @@ def group_import(*, data: dict[str, Any]) -> Group:
             known=VERSION,
         )
     try:
-        group, sessions, tabs = _import(upgraded(data))
+        group, nights, tabs = _import(upgraded(data))
     except ServiceError:
         raise
     except (IntegrityError, DataError) as error:  # what the database's own constraints refuse
@@ -193,8 +193,8 @@ def group_import(*, data: dict[str, Any]) -> Group:
             field="data",
             error=error,
         ) from error
-    for at, session in enumerate(sessions):
-        problems = session_audit(session)
+    for at, night in enumerate(nights):
+        problems = night_audit(night)
         if problems:
             raise ServiceError(
                 "import-audit",
@@ -216,34 +216,34 @@ def group_import(*, data: dict[str, Any]) -> Group:
     return group
 
 
-def _import(data: dict[str, Any]) -> tuple[Group, list[Session], list[Tab]]:
+def _import(data: dict[str, Any]) -> tuple[Group, list[Night], list[Tab]]:
     group = load_group(data)
     players = load_players(data, group)
     load_usual(data, group, players)
     members = load_memberships(data, group)
 
-    sessions: list[Session] = []
+    nights: list[Night] = []
     games: list[list[Game]] = []
     events: list[list[list[Event]]] = []
     transfers: list[list[Transfer]] = []
     costs: list[list[Cost]] = []
     for i, raw in enumerate(load_list(data, "sessions", "")):
         where = f"sessions[{i}]"
-        session = load_night(group, players, raw, where)
-        its_games, its_events = load_games(session, players, raw, where)
-        its_transfers = load_transfers(session, players, raw, where)
-        load_standings(session, players, raw, where)
-        sessions.append(session)
+        night = load_night(group, players, raw, where)
+        its_games, its_events = load_games(night, players, raw, where)
+        its_transfers = load_transfers(night, players, raw, where)
+        load_standings(night, players, raw, where)
+        nights.append(night)
         games.append(its_games)
         events.append(its_events)
         transfers.append(its_transfers)
-        costs.append(load_costs(session, players, raw, where))
+        costs.append(load_costs(night, players, raw, where))
 
-    load_lines(load_list(data, "lines", ""), players, sessions, games, events, transfers)
+    load_lines(load_list(data, "lines", ""), players, nights, games, events, transfers)
     # An export made before tabs could be settled (version 3) has none.
     tabs = load_tabs(load_list(data, "tabs", "") if "tabs" in data else [], group, players, members)
     # An export made before debts could be carried has none.
     money = load_list(data, "money_lines", "") if "money_lines" in data else []
-    load_money_lines(money, group, players, sessions, transfers, costs, tabs)
-    load_audit(data, group, sessions, games, members, players)
-    return group, sessions, [tab for tab, _ in tabs]
+    load_money_lines(money, group, players, nights, transfers, costs, tabs)
+    load_audit(data, group, nights, games, members, players)
+    return group, nights, [tab for tab, _ in tabs]

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from scorekeeper.models import Event, Game, Player, Session
+from scorekeeper.models import Event, Game, Night, Player
 from scorekeeper.services.exports.fields import (
     dump_time,
     load,
@@ -48,7 +48,7 @@ def dump_event(event: Event) -> dict[str, Any]:
 
 
 def load_games(
-    session: Session, players: dict[str, Player], raw: Any, where: str
+    night: Night, players: dict[str, Player], raw: Any, where: str
 ) -> tuple[list[Game], list[list[Event]]]:
     """Insert a night's games, then all their events, each naming the players as stored."""
     stored_as = renames(players)
@@ -62,7 +62,7 @@ def load_games(
         document = renamed(_document_without_events(raw_game, at), stored_as)
         game = valid(
             Game(
-                session=session,
+                night=night,
                 number=load(raw_game, "number", int, at),
                 dealer=load_player(raw_game, "dealer", players, at),
                 seating=[players[who].pk for who in seating],

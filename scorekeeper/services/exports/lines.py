@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from scorekeeper.models import Event, Game, LedgerLine, Player, Session, Transfer
+from scorekeeper.models import Event, Game, LedgerLine, Night, Player, Transfer
 from scorekeeper.services.exports.fields import (
     dump_time,
     load,
@@ -18,14 +18,14 @@ def dump_line(
     line: LedgerLine,
     name: dict[int, str],
     *,
-    session_at: dict[int, int],
+    night_at: dict[int, int],
     game_at: dict[int, int],
     event_at: dict[int, int],
     transfer_at: dict[int, int],
     line_at: dict[int, int],
 ) -> dict[str, Any]:
     return {
-        "session": session_at[line.session_id],
+        "session": night_at[line.night_id],
         "game": game_at[line.game_id] if line.game_id else None,
         "event": event_at[line.event_id] if line.event_id else None,
         "transfer": transfer_at[line.transfer_id] if line.transfer_id else None,
@@ -44,7 +44,7 @@ def dump_line(
 def load_lines(
     raw_lines: list[Any],
     players: dict[str, Player],
-    sessions: list[Session],
+    nights: list[Night],
     games: list[list[Game]],
     events: list[list[list[Event]]],
     transfers: list[list[Transfer]],
@@ -54,15 +54,15 @@ def load_lines(
     waiting: list[LedgerLine] = []
     for i, raw in enumerate(raw_lines):
         where = f"lines[{i}]"
-        session_at = load(raw, "session", int, where)
-        session = load_ref(raw, "session", sessions, where, null=False)
+        night_at = load(raw, "session", int, where)
+        night = load_ref(raw, "session", nights, where, null=False)
         game_at = load(raw, "game", int, where, null=True)
-        game = load_ref(raw, "game", games[session_at], where)
+        game = load_ref(raw, "game", games[night_at], where)
         event = None
         if load(raw, "event", int, where, null=True) is not None:
             if game_at is None:
                 raise malformed(f"{where}.event", "needs the game it belongs to")
-            event = load_ref(raw, "event", events[session_at][game_at], where)
+            event = load_ref(raw, "event", events[night_at][game_at], where)
         reverses = load_ref(raw, "reverses", written + waiting, where)
         if reverses is not None and reverses.pk is None:  # its original is still to be inserted
             LedgerLine.objects.bulk_create(waiting)  # in order, each row learning its new id
@@ -71,10 +71,10 @@ def load_lines(
         waiting.append(
             valid(
                 LedgerLine(
-                    session=session,
+                    night=night,
                     game=game,
                     event=event,
-                    transfer=load_ref(raw, "transfer", transfers[session_at], where),
+                    transfer=load_ref(raw, "transfer", transfers[night_at], where),
                     payer=load_player(raw, "payer", players, where),
                     payee=load_player(raw, "payee", players, where),
                     amount=load(raw, "amount", int, where),

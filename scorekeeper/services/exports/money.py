@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from scorekeeper.models import Cost, Group, MoneyLine, Player, Session, Tab, TabTransfer, Transfer
+from scorekeeper.models import Cost, Group, MoneyLine, Night, Player, Tab, TabTransfer, Transfer
 from scorekeeper.services.exports.fields import (
     dump_time,
     load,
@@ -19,7 +19,7 @@ def dump_money_line(
     m: MoneyLine,
     name: dict[int, str],
     *,
-    session_at: dict[int, int],
+    night_at: dict[int, int],
     transfer_at: dict[int, int],
     money_at: dict[int, int],
     cost_at: dict[int, int],
@@ -27,7 +27,7 @@ def dump_money_line(
     tab_transfer_at: dict[int, int],
 ) -> dict[str, Any]:
     return {
-        "session": session_at[m.session_id] if m.session_id else None,
+        "session": night_at[m.night_id] if m.night_id else None,
         "transfer": transfer_at[m.transfer_id] if m.transfer_id else None,
         "carried": money_at[m.carried_id] if m.carried_id else None,
         "cost": cost_at[m.cost_id] if m.cost_id else None,
@@ -48,7 +48,7 @@ def load_money_lines(
     raw_lines: list[Any],
     group: Group,
     players: dict[str, Player],
-    sessions: list[Session],
+    nights: list[Night],
     transfers: list[list[Transfer]],
     costs: list[list[Cost]],
     tabs: list[tuple[Tab, list[TabTransfer]]],
@@ -58,18 +58,18 @@ def load_money_lines(
     written: list[MoneyLine] = []
     for i, raw in enumerate(raw_lines):
         where = f"money_lines[{i}]"
-        session_at = load(raw, "session", int, where, null=True)
-        session = load_ref(raw, "session", sessions, where)
+        night_at = load(raw, "session", int, where, null=True)
+        night = load_ref(raw, "session", nights, where)
         transfer = None
         if load(raw, "transfer", int, where, null=True) is not None:
-            if session_at is None:
-                raise malformed(f"{where}.transfer", "needs the session it belongs to")
-            transfer = load_ref(raw, "transfer", transfers[session_at], where)
+            if night_at is None:
+                raise malformed(f"{where}.transfer", "needs the night it belongs to")
+            transfer = load_ref(raw, "transfer", transfers[night_at], where)
         cost = None
         if raw.get("cost") is not None:
-            if session_at is None:
-                raise malformed(f"{where}.cost", "needs the session it belongs to")
-            cost = load_ref(raw, "cost", costs[session_at], where)
+            if night_at is None:
+                raise malformed(f"{where}.cost", "needs the night it belongs to")
+            cost = load_ref(raw, "cost", costs[night_at], where)
         if load(raw, "unit", str, where) != MoneyLine.UNIT:
             raise malformed(f"{where}.unit", f"must be {MoneyLine.UNIT!r}")
         tab, tab_transfer = None, None
@@ -81,7 +81,7 @@ def load_money_lines(
         line = valid(
             MoneyLine(
                 group=group,
-                session=session,
+                night=night,
                 transfer=transfer,
                 carried=load_ref(raw, "carried", written, where),
                 cost=cost,

@@ -1,9 +1,9 @@
-"""A night (a session) of the file: its settings, its seats and its standings."""
+"""A night of the file (its key says session): its settings, its seats and its standings."""
 
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from scorekeeper.models import Group, Player, Seat, Session, Standing
+from scorekeeper.models import Group, Night, Player, Seat, Standing
 from scorekeeper.rules.money import BAHT_MOST, POINT_VALUE_MOST, STAKE_MOST
 from scorekeeper.services.exports.fields import (
     at_most,
@@ -19,7 +19,7 @@ from scorekeeper.services.exports.fields import (
 )
 
 
-def dump_night(s: Session, name: dict[int, str]) -> dict[str, Any]:
+def dump_night(s: Night, name: dict[int, str]) -> dict[str, Any]:
     """Write a night's settings, with empty lists its parts fill in the file's order."""
     return {
         "ruleset": s.ruleset,
@@ -46,7 +46,7 @@ def dump_night(s: Session, name: dict[int, str]) -> dict[str, Any]:
     }
 
 
-def load_night(group: Group, players: dict[str, Player], raw: Any, where: str) -> Session:
+def load_night(group: Group, players: dict[str, Player], raw: Any, where: str) -> Night:
     """Insert a night and its seats."""
     stakes = load(raw, "stakes", dict, where)
     point_value = load(raw, "point_value", str, where)
@@ -57,9 +57,9 @@ def load_night(group: Group, players: dict[str, Player], raw: Any, where: str) -
     closed_at = load_time(raw, "closed_at", where, null=True)
     # Which nets the close charged a per-game fee by: an export of before it was recorded
     # closed its nights by every line as booked.
-    booked = Session.NetsReading.BOOKED if closed_at else Session.NetsReading.STANDING
-    session = valid(
-        Session(
+    booked = Night.NetsReading.BOOKED if closed_at else Night.NetsReading.STANDING
+    night = valid(
+        Night(
             group=group,
             ruleset=load(raw, "ruleset", str, where),
             stake_level=load(raw, "stake_level", str, where),
@@ -77,7 +77,7 @@ def load_night(group: Group, players: dict[str, Player], raw: Any, where: str) -
             if "pays_at_table" in raw
             else False,
             fee=load_baht(raw, "fee", where) if "fee" in raw else Decimal(0),
-            fee_per=load(raw, "fee_per", str, where) if "fee_per" in raw else Session.FeePer.GAME,
+            fee_per=load(raw, "fee_per", str, where) if "fee_per" in raw else Night.FeePer.GAME,
             fee_to=load_player(raw, "fee_to", players, where, null=True)
             if "fee_to" in raw
             else None,
@@ -93,8 +93,8 @@ def load_night(group: Group, players: dict[str, Player], raw: Any, where: str) -
         ),
         where,
     )
-    _bounded(session, where)
-    session.save()
+    _bounded(night, where)
+    night.save()
 
     seats = []
     for i, seat in enumerate(load_list(raw, "seats", where)):
@@ -102,7 +102,7 @@ def load_night(group: Group, players: dict[str, Player], raw: Any, where: str) -
         seats.append(
             valid(
                 Seat(
-                    session=session,
+                    night=night,
                     player=load_player(seat, "player", players, at),
                     position=load(seat, "position", int, at),
                     since_game=load(seat, "since_game", int, at),
@@ -112,15 +112,15 @@ def load_night(group: Group, players: dict[str, Player], raw: Any, where: str) -
             )
         )
     Seat.objects.bulk_create(seats)
-    return session
+    return night
 
 
-def _bounded(session: Session, where: str) -> None:
+def _bounded(night: Night, where: str) -> None:
     """Refuse a night above what a real table plays, as the forms do (rules.money)."""
-    at_most(session.point_value, POINT_VALUE_MOST, f"{where}.point_value")
-    at_most(session.stake_more, STAKE_MOST, f"{where}.stakes.more")
-    at_most(session.fine, STAKE_MOST, f"{where}.fine")
-    at_most(session.fee, BAHT_MOST, f"{where}.fee")
+    at_most(night.point_value, POINT_VALUE_MOST, f"{where}.point_value")
+    at_most(night.stake_more, STAKE_MOST, f"{where}.stakes.more")
+    at_most(night.fine, STAKE_MOST, f"{where}.fine")
+    at_most(night.fee, BAHT_MOST, f"{where}.fee")
 
 
 def dump_seat(seat: Seat, name: dict[int, str]) -> dict[str, Any]:
@@ -136,14 +136,14 @@ def dump_standing(standing: Standing, name: dict[int, str]) -> dict[str, Any]:
     return {"player": name[standing.player_id], "net": standing.net, "settled": standing.settled}
 
 
-def load_standings(session: Session, players: dict[str, Player], raw: Any, where: str) -> None:
+def load_standings(night: Night, players: dict[str, Player], raw: Any, where: str) -> None:
     standings = []
     for i, standing in enumerate(load_list(raw, "standings", where)):
         at = f"{where}.standings[{i}]"
         standings.append(
             valid(
                 Standing(  # the exported totals: the import's audit checks them against the ledger
-                    session=session,
+                    night=night,
                     player=load_player(standing, "player", players, at),
                     net=load(standing, "net", int, at),
                     settled=load(standing, "settled", int, at),

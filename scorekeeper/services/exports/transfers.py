@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from scorekeeper.models import Player, Session, Transfer
+from scorekeeper.models import Night, Player, Transfer
 from scorekeeper.services.exports.fields import (
     dump_time,
     load,
@@ -25,7 +25,7 @@ def dump_transfer(transfer: Transfer, name: dict[int, str]) -> dict[str, Any]:
 
 
 def load_transfers(
-    session: Session, players: dict[str, Player], raw: Any, where: str
+    night: Night, players: dict[str, Player], raw: Any, where: str
 ) -> list[Transfer]:
     transfers = []
     for i, transfer in enumerate(load_list(raw, "transfers", where)):
@@ -33,7 +33,7 @@ def load_transfers(
         transfers.append(
             valid(
                 Transfer(
-                    session=session,
+                    night=night,
                     payer=load_player(transfer, "payer", players, at),
                     payee=load_player(transfer, "payee", players, at, null=True),
                     baht=load_baht(transfer, "baht", at),

@@ -6,7 +6,7 @@ from typing import Any
 from scorekeeper.models import LedgerLine, MoneyLine
 from scorekeeper.rules.money import baht
 
-VERSION = 4  # 2: a session's score-sheet settings under "scoresheet" (1: "race"), and a game's
+VERSION = 4  # 2: a night's score-sheet settings under "scoresheet" (1: "race"), and a game's
 # events in its "events" only (1 repeated them in its document); 3: the settle-up in baht, a
 # transfer's "baht" (2: its points, "amount") and its payment a money line (2: a points line);
 # 4: settled tabs under "tabs", a money line's "tab" and "tab_transfer" (3 has neither), and
@@ -14,7 +14,7 @@ VERSION = 4  # 2: a session's score-sheet settings under "scoresheet" (1: "race"
 
 
 def upgraded(data: dict[str, Any]) -> dict[str, Any]:
-    """Return an export of an earlier version in today's shape: version 1 named a session's
+    """Return an export of an earlier version in today's shape: version 1 named a night's
     score-sheet settings "race"; before version 3 a transfer was in points and paid by a points
     line, now it is in baht (at its night's point value, as migration 0019 restates it) and paid
     by a money line, which is added beside the points line that stays in the night's history."""
@@ -22,7 +22,7 @@ def upgraded(data: dict[str, Any]) -> dict[str, Any]:
         return {**data, "version": VERSION}
     if data["version"] == VERSION or not isinstance(data.get("sessions"), list):
         return data
-    sessions = [
+    nights = [
         _transfers_in_baht({("scoresheet" if k == "race" else k): v for k, v in s.items()})
         if isinstance(s, dict)
         else s
@@ -30,20 +30,20 @@ def upgraded(data: dict[str, Any]) -> dict[str, Any]:
     ]
     money = data.get("money_lines", [])
     if isinstance(money, list) and isinstance(data.get("lines"), list):
-        money = [*money, *_payments_in_baht(data["lines"], sessions, start=len(money))]
-    return {**data, "version": VERSION, "sessions": sessions, "money_lines": money}
+        money = [*money, *_payments_in_baht(data["lines"], nights, start=len(money))]
+    return {**data, "version": VERSION, "sessions": nights, "money_lines": money}
 
 
-def _transfers_in_baht(session: dict[str, Any]) -> dict[str, Any]:
-    transfers = session.get("transfers")
+def _transfers_in_baht(night: dict[str, Any]) -> dict[str, Any]:
+    transfers = night.get("transfers")
     try:
-        rate = Decimal(session["point_value"])
+        rate = Decimal(night["point_value"])
     except (KeyError, TypeError, InvalidOperation):
-        return session  # malformed: the import says where
+        return night  # malformed: the import says where
     if not isinstance(transfers, list):
-        return session
+        return night
     return {
-        **session,
+        **night,
         "transfers": [
             {**t, "baht": str(baht(t.pop("amount"), rate))}
             if isinstance(t, dict) and type(t.get("amount")) is int
@@ -53,7 +53,7 @@ def _transfers_in_baht(session: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _payments_in_baht(lines: list[Any], sessions: list[Any], *, start: int) -> list[dict[str, Any]]:
+def _payments_in_baht(lines: list[Any], nights: list[Any], *, start: int) -> list[dict[str, Any]]:
     """The money lines that pay, in baht, the transfers an earlier version paid by points lines."""
     mirrors: list[dict[str, Any]] = []
     mirror_at: dict[int, int] = {}  # a points line's position: its money line's
@@ -61,7 +61,7 @@ def _payments_in_baht(lines: list[Any], sessions: list[Any], *, start: int) -> l
         try:
             if line["item"] != LedgerLine.PAYMENT or line["transfer"] is None:
                 continue
-            transfer = sessions[line["session"]]["transfers"][line["transfer"]]
+            transfer = nights[line["session"]]["transfers"][line["transfer"]]
             if Decimal(transfer["baht"]) == 0:
                 continue
         except (KeyError, IndexError, TypeError, InvalidOperation):

@@ -1,14 +1,14 @@
-"""Sessions, seats, settle-up and payments, and the ledger's refusal to be rewritten."""
+"""Nights, seats, settle-up and payments, and the ledger's refusal to be rewritten."""
 
 from decimal import Decimal
 
 import pytest
 
-from scorekeeper.models import LedgerLine, MoneyLine, Session, Transfer
-from scorekeeper.services import access, games, sessions, settle_up
+from scorekeeper.models import LedgerLine, MoneyLine, Night, Transfer
+from scorekeeper.services import access, games, nights, settle_up
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.ledger_audit import session_audit
-from tests.services.conftest import make_session, nets, player
+from scorekeeper.services.ledger_audit import night_audit
+from tests.services.conftest import make_night, nets, player
 
 KNOCK = {
     "knock": {"player": "Bee", "kind": "normal"},
@@ -16,8 +16,8 @@ KNOCK = {
 }
 
 
-def play(table: Session, outcome: dict = KNOCK) -> None:
-    game = games.game_start(session=table, fool_swap=False)
+def play(table: Night, outcome: dict = KNOCK) -> None:
+    game = games.game_start(night=table, fool_swap=False)
     games.game_finish(game=game, outcome=outcome)
 
 
@@ -48,28 +48,28 @@ def play(table: Session, outcome: dict = KNOCK) -> None:
         "a point value above a real table's",
     ],
 )
-def test_opening_a_session_refuses_what_cannot_be(db, kwargs, message):
+def test_opening_a_night_refuses_what_cannot_be(db, kwargs, message):
     with pytest.raises(ServiceError, match=message):
-        make_session(**kwargs)
-    assert Session.objects.count() == 0
+        make_night(**kwargs)
+    assert Night.objects.count() == 0
 
 
 def test_the_fine_defaults_to_the_medium_rate(db):
-    assert make_session(stake_level="khot-sian").fine == 300
+    assert make_night(stake_level="khot-sian").fine == 300
 
 
 def test_a_player_name_is_trimmed_and_reused_within_a_group(db):
     group = access.group_create(name="วง")
-    first = sessions.player_create(group=group, name="  สมชาย  ")
-    assert sessions.player_create(group=group, name="สมชาย") == first
+    first = nights.player_create(group=group, name="  สมชาย  ")
+    assert nights.player_create(group=group, name="สมชาย") == first
     with pytest.raises(ServiceError, match="needs a name"):
-        sessions.player_create(group=group, name="   ")
+        nights.player_create(group=group, name="   ")
 
 
 def test_a_new_player_takes_a_seat_and_the_seat_history_is_kept(table):
     play(table)
-    eve = sessions.player_create(group=table.group, name="Eve")
-    sessions.seat_change(session=table, position=3, player=eve)
+    eve = nights.player_create(group=table.group, name="Eve")
+    nights.seat_change(night=table, position=3, player=eve)
     current = [s.player.name for s in table.seats.current().select_related("player")]
     assert current == ["Ann", "Bee", "Cat", "Eve"]
     dan = table.seats.get(player__name="Dan")
@@ -83,15 +83,15 @@ def test_a_new_player_takes_a_seat_and_the_seat_history_is_kept(table):
 
 
 def test_seating_a_seated_player_swaps_the_two_seats(table):
-    sessions.seat_change(session=table, position=0, player=player(table, "Cat"))
+    nights.seat_change(night=table, position=0, player=player(table, "Cat"))
     current = [s.player.name for s in table.seats.current().select_related("player")]
     assert current == ["Cat", "Bee", "Ann", "Dan"]
 
 
 def test_seats_do_not_change_during_a_game(table):
-    games.game_start(session=table)
+    games.game_start(night=table)
     with pytest.raises(ServiceError, match="game in play"):
-        sessions.seat_change(session=table, position=0, player=player(table, "Cat"))
+        nights.seat_change(night=table, position=0, player=player(table, "Cat"))
 
 
 def test_closing_gives_the_fewest_transfers_in_baht_and_payments_settle_every_balance(table):
@@ -100,25 +100,25 @@ def test_closing_gives_the_fewest_transfers_in_baht_and_payments_settle_every_ba
         table,
         {"knock": {"player": "Ann", "kind": "dark"}, "points": {"Bee": 5, "Cat": 15, "Dan": 10}},
     )
-    transfers = sessions.session_close(session=table)
+    transfers = nights.night_close(night=table)
     assert len(transfers) <= 3
     for transfer in transfers:
-        sessions.payment_record(transfer=transfer)
+        nights.payment_record(transfer=transfer)
     paid: dict[str, Decimal] = {}
-    for line in MoneyLine.objects.filter(session=table, item=MoneyLine.Item.PAID):
+    for line in MoneyLine.objects.filter(night=table, item=MoneyLine.Item.PAID):
         assert line.baht == line.transfer.baht
         paid[line.payer.name] = paid.get(line.payer.name, Decimal(0)) - line.baht
         paid[line.payee.name] = paid.get(line.payee.name, Decimal(0)) + line.baht
     # What each received or paid is what they won or lost, in baht at the night's point value.
     want = {s.player.name: table.baht(s.balance) for s in table.standings.all() if s.balance}
     assert paid == want
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_hub_settle_up_makes_everyone_settle_with_one_person(table):
     play(table)
-    transfers = sessions.session_close(
-        session=table,
+    transfers = nights.night_close(
+        night=table,
         choices=settle_up.Choices(mode=Transfer.Mode.HUB, hub=player(table, "Cat")),
     )
     assert all("Cat" in (t.payer.name, t.payee.name) for t in transfers)
@@ -131,17 +131,17 @@ def test_hub_settle_up_makes_everyone_settle_with_one_person(table):
 
 def test_a_transfer_is_paid_once_and_a_mistaken_payment_is_reversed_visibly(table):
     play(table)
-    transfer = sessions.session_close(session=table)[0]
-    sessions.payment_record(transfer=transfer)
+    transfer = nights.night_close(night=table)[0]
+    nights.payment_record(transfer=transfer)
     with pytest.raises(ServiceError, match="already marked paid"):
-        sessions.payment_record(transfer=transfer)
-    sessions.payment_undo(transfer=transfer)
+        nights.payment_record(transfer=transfer)
+    nights.payment_undo(transfer=transfer)
     assert transfer.money_lines.count() == 2
     assert transfer.money_lines.last().reverses == transfer.money_lines.first()
-    sessions.payment_record(transfer=transfer)
+    nights.payment_record(transfer=transfer)
     assert transfer.money_lines.count() == 3
     assert not transfer.lines.exists()  # the points ledger is the games'
-    assert session_audit(table) == []
+    assert night_audit(table) == []
 
 
 def test_the_ledger_refuses_updates_and_deletes(table):
@@ -161,7 +161,7 @@ def test_the_ledger_refuses_updates_and_deletes(table):
 def test_the_audit_notices_running_totals_that_drifted_from_the_ledger(table):
     play(table)
     table.standings.filter(player__name="Ann").update(net=999)
-    assert session_audit(table) == ["Ann: running totals 999/0, ledger replay -300/0"]
+    assert night_audit(table) == ["Ann: running totals 999/0, ledger replay -300/0"]
 
 
 def test_baht_is_points_times_the_rate_rounded_once(table):

@@ -1,4 +1,4 @@
-"""Groups, players, sessions, seats and the settle-up at the end of the night."""
+"""Groups, players, nights, seats and the settle-up at the end of the night."""
 
 from collections.abc import Sequence
 from decimal import Decimal
@@ -11,9 +11,9 @@ from scorekeeper.models import (
     Group,
     Membership,
     MoneyLine,
+    Night,
     Player,
     Seat,
-    Session,
     Standing,
     Transfer,
 )
@@ -55,38 +55,38 @@ def player_create(*, group: Group | int, name: str) -> Player:
     return player
 
 
-def lock(session: Session) -> Session:
-    """Lock the session row for this transaction: writes to one table go one at a time."""
-    return Session.objects.locked(session.pk)
+def lock(night: Night) -> Night:
+    """Lock the night row for this transaction: writes to one table go one at a time."""
+    return Night.objects.locked(night.pk)
 
 
-def lock_open(session: Session) -> Session:
-    session = lock(session)
-    _refuse_closed(session)
-    return session
+def lock_open(night: Night) -> Night:
+    night = lock(night)
+    _refuse_closed(night)
+    return night
 
 
 def lock_game(game: Game) -> Game:
-    """Lock the game's session, as `lock` does, and the game with it, read afresh: one statement.
+    """Lock the game's night, as `lock` does, and the game with it, read afresh: one statement.
 
     The game is locked too because PostgreSQL returns a joined row that is not locked as it was
-    before a wait: a save that waited for another would not see it. The session comes first in
-    the lock's order, as for every writer that locks the session and then changes a game
-    (game_start settling a tie), so two writers never wait for each other. The session must be
+    before a wait: a save that waited for another would not see it. The night comes first in
+    the lock's order, as for every writer that locks the night and then changes a game
+    (game_start settling a tie), so two writers never wait for each other. The night must be
     open. On SQLite, whose transactions here begin IMMEDIATE, the transaction itself is the lock.
     """
     game = Game.objects.locked(game.pk)
-    _refuse_closed(game.session)
+    _refuse_closed(game.night)
     return game
 
 
-def _refuse_closed(session: Session) -> None:
-    if not session.is_open:
-        raise ServiceError("session-closed", "this session is closed", field="session")
+def _refuse_closed(night: Night) -> None:
+    if not night.is_open:
+        raise ServiceError("night-closed", "this night is closed", field="night")
 
 
 @transaction.atomic
-def session_open(
+def night_open(
     *,
     group: Group,
     players: Sequence[Player | str],
@@ -98,8 +98,8 @@ def session_open(
     pays_at_table: bool = False,
     actor: Membership | None = None,
     idempotency_key: str | None = None,
-) -> Session:
-    """Open a session: four players in seat order, the first dealer and the stakes (rule 69);
+) -> Night:
+    """Open a night: four players in seat order, the first dealer and the stakes (rule 69);
     `pays_at_table`: every game and event is paid at the table as it comes (rules 80, 86-87),
     else everything is settled at the end.
 
@@ -108,7 +108,7 @@ def session_open(
     """
     Group.objects.select_for_update().get(pk=group.pk)  # two taps on "open" wait for each other
     if (
-        done := once.replayed_session(idempotency_key, "session-open", group_id=group.pk)
+        done := once.replayed_night(idempotency_key, "session-open", group_id=group.pk)
     ) is not None:
         return done
     seated = [p if isinstance(p, Player) else player_create(group=group, name=p) for p in players]
@@ -116,7 +116,7 @@ def session_open(
         raise ServiceError("seats", "Knock Dummy needs four different players", field="players")
     if any(p.group_id != group.pk for p in seated):
         raise ServiceError("player-group", "every player must be a member", field="players")
-    if stake_level == Session.StakeLevel.CUSTOM:
+    if stake_level == Night.StakeLevel.CUSTOM:
         if stakes is None:
             raise ServiceError("stakes-missing", "give the three rates", field="stakes")
         less, medium, more = stakes
@@ -150,7 +150,7 @@ def session_open(
         dealer = None
     if dealer not in seated:
         raise ServiceError("dealer", "the dealer must be at the table", field="first_dealer")
-    session = Session.objects.create(
+    night = Night.objects.create(
         group=group,
         ruleset=RULES,
         pays_at_table=pays_at_table,
@@ -163,11 +163,11 @@ def session_open(
         first_dealer=dealer,
     )
     Seat.objects.bulk_create(
-        Seat(session=session, player=p, position=i, since_game=1) for i, p in enumerate(seated)
+        Seat(night=night, player=p, position=i, since_game=1) for i, p in enumerate(seated)
     )
-    Standing.objects.bulk_create(Standing(session=session, player=p) for p in seated)
-    audit(actor=actor, action="session-open", session=session, key=idempotency_key)
-    return session
+    Standing.objects.bulk_create(Standing(night=night, player=p) for p in seated)
+    audit(actor=actor, action="session-open", night=night, key=idempotency_key)
+    return night
 
 
 def point_value_check(point_value: Decimal) -> None:
@@ -181,30 +181,30 @@ def point_value_check(point_value: Decimal) -> None:
         )  # fmt: skip
 
 
-def next_game_number(session: Session) -> int:
-    last = session.games.order_by("-number").values_list("number", flat=True).first()
+def next_game_number(night: Night) -> int:
+    last = night.games.order_by("-number").values_list("number", flat=True).first()
     return (last or 0) + 1
 
 
 @transaction.atomic
 def seat_change(
-    *, session: Session, position: int, player: Player | str, actor: Membership | None = None
+    *, night: Night, position: int, player: Player | str, actor: Membership | None = None
 ) -> list[Seat]:
     """Put `player` (or a member by that name) at `position` from the next game on; a seated
     player swaps."""
-    session = Session.objects.with_latest_game().locked(session.pk)
-    _refuse_closed(session)
-    if session.latest_status == Game.Status.IN_PLAY:  # a game in play is always the latest
+    night = Night.objects.with_latest_game().locked(night.pk)
+    _refuse_closed(night)
+    if night.latest_status == Game.Status.IN_PLAY:  # a game in play is always the latest
         raise ServiceError("game-in-play", "finish or void the game in play first", field="seat")
-    current = list(session.seats.current().select_related("player"))
+    current = list(night.seats.current().select_related("player"))
     if isinstance(player, str):
         seated = next((s.player for s in current if s.player.key == cleaned(player)), None)
         # created only now, so a refusal leaves no stray member
-        player = seated or player_create(group=session.group_id, name=player)
-    since = (session.latest_number or 0) + 1
-    seats = seat_move(session=session, position=position, player=player, seats=current, since=since)
+        player = seated or player_create(group=night.group_id, name=player)
+    since = (night.latest_number or 0) + 1
+    seats = seat_move(night=night, position=position, player=player, seats=current, since=since)
     audit(
-        actor=actor, action="seat-change", session=session,
+        actor=actor, action="seat-change", night=night,
         detail={"position": position, "player": player.name},
     )  # fmt: skip
     return seats
@@ -212,7 +212,7 @@ def seat_change(
 
 def seat_move(
     *,
-    session: Session,
+    night: Night,
     position: int,
     player: Player,
     seats: list[Seat] | None = None,
@@ -222,29 +222,27 @@ def seat_move(
 
     `seats`, the current seats, and `since`, the next game's number, if the caller has read them.
     """
-    if player.group_id != session.group_id:
+    if player.group_id != night.group_id:
         raise ServiceError("player-group", "{name} is not a member", field="player", name=player)
     if seats is None:
-        seats = list(session.seats.current().select_related("player"))
+        seats = list(night.seats.current().select_related("player"))
     by_position = {s.position: s for s in seats}
     if position not in by_position:
         raise ServiceError("position", "there is no seat {n}", field="position", n=position)
-    sitting = by_position[position]
-    if sitting.player_id == player.pk:
+    seated = by_position[position]
+    if seated.player_id == player.pk:
         return seats
-    since = next_game_number(session) if since is None else since
+    since = next_game_number(night) if since is None else since
     moved = {position: player}
     other = next((s for s in seats if s.player_id == player.pk), None)
     if other is not None:  # a swap: the one who sat here takes the other seat
-        moved[other.position] = sitting.player
+        moved[other.position] = seated.player
     Seat.objects.filter(pk__in=[by_position[pos].pk for pos in moved]).update(until_game=since)
     new = Seat.objects.bulk_create(
-        Seat(session=session, player=p, position=pos, since_game=since) for pos, p in moved.items()
+        Seat(night=night, player=p, position=pos, since_game=since) for pos, p in moved.items()
     )
     if other is None:  # someone new at the table: their running totals start here, or go on
-        Standing.objects.bulk_create(
-            [Standing(session=session, player=player)], ignore_conflicts=True
-        )
+        Standing.objects.bulk_create([Standing(night=night, player=player)], ignore_conflicts=True)
     return sorted([*(s for s in seats if s.position not in moved), *new], key=_position)
 
 
@@ -253,42 +251,42 @@ def _position(seat: Seat) -> int:
 
 
 @transaction.atomic
-def session_close(
+def night_close(
     *,
-    session: Session,
+    night: Night,
     choices: settle_up.Choices | None = None,
     actor: Membership | None = None,
 ) -> list[Transfer]:
-    """Close the session and say who pays whom in baht, as the host chose (settle_up.Choices):
+    """Close the night and say who pays whom in baht, as the host chose (settle_up.Choices):
     the fewest transfers or everyone with one player, the table fee, the rounding."""
-    session = lock_open(session)
+    night = lock_open(night)
     choices = choices or settle_up.Choices()
-    open_ = session.games.filter(status__in=[Game.Status.IN_PLAY, Game.Status.PENDING_TIE])
+    open_ = night.games.filter(status__in=[Game.Status.IN_PLAY, Game.Status.PENDING_TIE])
     waiting = open_.order_by("number").values_list("number", flat=True).first()
     if waiting is not None:
         raise ServiceError(
             "games-open",
             "game {n} is not settled yet: finish it, resolve its tie or void it",
-            field="session",
+            field="night",
             n=waiting,
         )
     standings = list(
-        session.standings.select_related("player").annotate(**settle_up.cost_annotations(session))
+        night.standings.select_related("player").annotate(**settle_up.cost_annotations(night))
     )
     money = settle_up.night_money(
-        session,
+        night,
         {s.player.name: s.balance for s in standings},
         sorted((s.player for s in standings), key=_name),  # as the audit reads them
         costs={s.player.name: settle_up.costs_of(s) for s in standings},
         games=settle_up.needs_games(choices),
     )
-    rows = settle_up.write(session, money, choices, actor)
-    session.closed_at = timezone.now()
-    session.save(update_fields=["closed_at", *settle_up.CHOSEN])
+    rows = settle_up.write(night, money, choices, actor)
+    night.closed_at = timezone.now()
+    night.save(update_fields=["closed_at", *settle_up.CHOSEN])
     audit(
         actor=actor,
         action="session-close",
-        session=session,
+        night=night,
         detail={"mode": choices.mode, "rounding": choices.rounding, "fee": str(choices.fee)},
     )
     return rows
@@ -299,7 +297,7 @@ def _name(player: Player) -> str:
 
 
 def lock_transfer(transfer: Transfer) -> Transfer:
-    """Lock the transfer's session (as `lock` does) and the transfer with it, read afresh with
+    """Lock the transfer's night (as `lock` does) and the transfer with it, read afresh with
     who pays whom; then read the lines that stand for it: `payment`, `carry` (and `carried`,
     whether it is carried to next time).
 
@@ -308,8 +306,8 @@ def lock_transfer(transfer: Transfer) -> Transfer:
     written meanwhile would go unseen and the transfer be paid as well (docs/ledger.md).
     """
     locked = (
-        Transfer.objects.select_related("session", "payer", "payee")
-        .select_for_update(of=("session", "self"))
+        Transfer.objects.select_related("night", "payer", "payee")
+        .select_for_update(of=("night", "self"))
         .get(pk=transfer.pk)
     )
     standing = locked.money_lines.standing().filter(
@@ -331,11 +329,11 @@ def payment_record(*, transfer: Transfer, actor: Membership | None = None) -> Mo
         # Carried to next time: it is paid as a debt of the group (services/debts.py).
         raise ServiceError("pay-carried", "this transfer is carried to next time", field="transfer")
     line = MoneyLine.objects.create(
-        group_id=transfer.session.group_id, session=transfer.session, transfer=transfer,
+        group_id=transfer.night.group_id, night=transfer.night, transfer=transfer,
         payer=transfer.payer, payee=transfer.payee, baht=transfer.baht, item=MoneyLine.Item.PAID,
         by=actor,
     )  # fmt: skip
-    audit(actor=actor, action="payment-record", session=transfer.session, detail=_paid(transfer))
+    audit(actor=actor, action="payment-record", night=transfer.night, detail=_paid(transfer))
     return line
 
 
@@ -357,7 +355,7 @@ def payment_receive(*, transfer: Transfer, actor: Membership | None = None) -> T
         raise ServiceError("received-twice", "this transfer is already received", field="transfer")
     transfer.received_by, transfer.received_at = actor, timezone.now()
     transfer.save(update_fields=["received_by", "received_at"])
-    audit(actor=actor, action="payment-receive", session=transfer.session, detail=_paid(transfer))
+    audit(actor=actor, action="payment-receive", night=transfer.night, detail=_paid(transfer))
     return transfer
 
 
@@ -374,17 +372,17 @@ def payment_undo(*, transfer: Transfer, actor: Membership | None = None) -> Mone
     if transfer.received_at is not None:
         transfer.received_by = transfer.received_at = None
         transfer.save(update_fields=["received_by", "received_at"])
-    audit(actor=actor, action="payment-undo", session=transfer.session, detail=_paid(transfer))
+    audit(actor=actor, action="payment-undo", night=transfer.night, detail=_paid(transfer))
     return money_reverse(last, by=actor)
 
 
 def money_reverse(
-    line: MoneyLine, *, by: Membership | None, session: Session | None = None
+    line: MoneyLine, *, by: Membership | None, night: Night | None = None
 ) -> MoneyLine:
     """Take a money line back by a visible reversal: the same baht, payer and payee swapped;
-    written at the line's night, or at `session` (a carried debt's payment taken back)."""
+    written at the line's night, or at `night` (a carried debt's payment taken back)."""
     return MoneyLine.objects.create(
-        group_id=line.group_id, session_id=session.pk if session else line.session_id,
+        group_id=line.group_id, night_id=night.pk if night else line.night_id,
         transfer_id=line.transfer_id,
         carried_id=line.carried_id, cost_id=line.cost_id, tab_id=line.tab_id,
         tab_transfer_id=line.tab_transfer_id, payer_id=line.payee_id,
