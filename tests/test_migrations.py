@@ -237,6 +237,45 @@ def test_nights_closed_before_the_standing_reading_are_marked_booked_and_open_on
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_session_becomes_a_night_with_every_row_that_named_it_and_its_constraints_kept():
+    apps = migrate([("scorekeeper", "0025_settled_tabs")])
+    named = ("Group", "Player", "Session", "Seat", "Game", "Standing", "LedgerLine", "AuditEntry")
+    m = {name: apps.get_model("scorekeeper", name) for name in named}
+    group = m["Group"].objects.create(name="Saturday")
+    ann, bee = (m["Player"].objects.create(group=group, name=n, key=n) for n in ("Ann", "Bee"))
+    session = m["Session"].objects.create(
+        group=group, ruleset="knock-dummy-2025", stake_level="sian", stake_less=100,
+        stake_medium=200, stake_more=300, fine=200, point_value="0.5", first_dealer=ann,
+    )  # fmt: skip
+    m["Seat"].objects.create(session=session, player=ann, position=0, since_game=1)
+    game = m["Game"].objects.create(session=session, number=1, dealer=ann, seating=[ann.pk])
+    m["Standing"].objects.create(session=session, player=ann, net=100)
+    line = m["LedgerLine"].objects.create(
+        session=session, game=game, payer=bee, payee=ann, amount=100, item="level", rule="76",
+        due="after-game",
+    )  # fmt: skip
+    entry = m["AuditEntry"].objects.create(group=group, session=session, action="session-open")
+
+    apps = migrate([("scorekeeper", "0026_night")])
+    night = apps.get_model("scorekeeper", "Night").objects.get(pk=session.pk)
+    assert [g.pk for g in night.games.all()] == [game.pk]
+    assert [s.player_id for s in night.standings.all()] == [ann.pk]
+    assert [s.player_id for s in night.seats.all()] == [ann.pk]
+    assert [x.pk for x in night.lines.all()] == [line.pk]
+    assert [a.pk for a in night.audit.all()] == [entry.pk]  # its action as it was written
+    assert night.audit.get().action == "session-open"
+    assert list(apps.get_model("scorekeeper", "Group").objects.get(pk=group.pk).nights.all()) == [
+        night
+    ]
+    Standing = apps.get_model("scorekeeper", "Standing")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Standing.objects.create(night=night, player_id=ann.pk)  # one standing a player, still
+    Game = apps.get_model("scorekeeper", "Game")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Game.objects.create(night=night, number=1, dealer_id=ann.pk, seating=[ann.pk])
+
+
+@pytest.mark.django_db(transaction=True)
 def test_one_claim_the_earliest_by_the_audit_log_is_kept_not_the_member_who_joined_first():
     m, group, (eve, fay, gus) = before_one_claim("Eve", "Fay", "Gus")
 
