@@ -10,9 +10,9 @@ from django.utils.translation import gettext_lazy as _
 from scorekeeper.forms.fields import BAHT, NameField, _choices, at_most
 from scorekeeper.models import Night, Player, Transfer
 from scorekeeper.numbers import AmountField, WholeNumberField
+from scorekeeper.reads.money import Choices
 from scorekeeper.rules.money import BAHT_MOST
 from scorekeeper.rules.settle_up import STEPS as ROUNDING_STEPS
-from scorekeeper.services import settle_up
 
 
 class StartForm(forms.Form):
@@ -93,10 +93,10 @@ class SettleForm(forms.Form):
         _choices(self, "fee_to").choices = [("", _("the house")), *named]
         _choices(self, "rounding_by").choices = [("", _("the night's biggest winner")), *named]
 
-    def choices(self, players: list[Player]) -> settle_up.Choices:
+    def choices(self, players: list[Player]) -> Choices:
         """What was chosen, the players named (the form's choices allow only theirs)."""
         data, by_name = self.cleaned_data, {p.name: p for p in players}
-        return settle_up.Choices(
+        return Choices(
             mode=data["mode"] or Transfer.Mode.FEWEST,
             hub=by_name.get(data["hub"]),
             fee=data["fee"] or Decimal(0),

@@ -7,14 +7,15 @@ longer passes (written by an older version, or by hand) is left out and the form
 stand in for it.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
 
-from scorekeeper.models import Group, Membership, Night, Player, Transfer
+from scorekeeper.models import Group, Membership, Night, Player
+from scorekeeper.reads.money import HUB, Choices, Close
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.knock_dummy import STAKE_LEVELS
 from scorekeeper.rules.money import STAKE_MOST
@@ -25,7 +26,6 @@ from scorekeeper.services.nights import point_value_check
 from scorekeeper.services.scoresheet import RULESETS, probe
 
 CUSTOM = Night.StakeLevel.CUSTOM
-FEWEST, HUB = Transfer.Mode.FEWEST, Transfer.Mode.HUB
 PROBE_NAMES = ["1", "2", "3", "4"]  # a table any score sheet can seat, to have its engine read
 PARTS = ("stakes", "close", *RULESETS)  # what `Group.usual` holds, each part on its own
 # What reading a part that does not pass raises: a check's refusal, or a value of the wrong shape.
@@ -41,35 +41,6 @@ class Stakes:
     rates: tuple[int, int, int] | None = None  # custom rates only: less, medium, more
     fine: int | None = None  # None: the medium rate
     point_value: Decimal = Decimal(1)
-
-
-@dataclass(frozen=True, slots=True)
-class Close:
-    """How the group usually settles up at the close, its players named by id."""
-
-    mode: str = FEWEST
-    hub: int | None = None
-    fee: Decimal = Decimal(0)
-    fee_per: str = Night.FeePer.GAME
-    fee_to: int | None = None  # None: the house
-    rounding: int = 0
-    rounding_by: int | None = None  # None: the night's biggest winner
-
-    def choices(self, players: Sequence[Player]) -> settle_up.Choices:
-        """The choices at a table of `players`: a player named who is not among them is left
-        out, and so the close does what it does unless told (the house takes the fee, the
-        biggest winner carries the rounding, the fewest transfers when the hub is away)."""
-        by_id = {p.pk: p for p in players}
-        hub = by_id.get(self.hub) if self.hub is not None else None
-        return settle_up.Choices(
-            mode=FEWEST if self.mode == HUB and hub is None else self.mode,
-            hub=hub,
-            fee=self.fee,
-            fee_per=self.fee_per,
-            fee_to=by_id.get(self.fee_to) if self.fee_to is not None else None,
-            rounding=self.rounding,
-            rounding_by=by_id.get(self.rounding_by) if self.rounding_by is not None else None,
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +186,7 @@ def _close_stored(close: Close, players: list[Player]) -> dict[str, Any]:
     for name in ("hub", "fee_to", "rounding_by"):
         if getattr(close, name) is not None and getattr(close, name) not in by_id:
             raise ServiceError("player-group", "every player must be a member", field=name)
-    named = settle_up.Choices(
+    named = Choices(
         mode=close.mode,
         hub=by_id.get(close.hub) if close.hub is not None else None,
         fee=close.fee,

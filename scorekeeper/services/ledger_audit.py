@@ -14,12 +14,13 @@ from collections import Counter
 from typing import Any
 
 from scorekeeper.models import Game, LedgerLine, Night, Player, Standing
+from scorekeeper.reads.money import Choices, for_money, night_money, plan, written
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules import settle_up as rules
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.hand import hand_result
 from scorekeeper.rules.knock_dummy_document import game_from_document
-from scorekeeper.services import scoresheet, settle_up
+from scorekeeper.services import scoresheet
 from scorekeeper.services.debts_audit import night_debts_audit
 from scorekeeper.services.ledger import Delta, deltas
 
@@ -41,7 +42,7 @@ def night_audit(night: Night) -> list[str]:
     problems = _owners(lines, games) + _reversals(lines) + night_debts_audit(night)
     if night.is_scoresheet:
         problems += _scoresheet(night, lines, games)
-        if not settle_up.for_money(night):
+        if not for_money(night):
             return problems + _settle_up(night, {}, [])
         state = scoresheet.scoresheet_state(night)
         return problems + _settle_up(night, state.money, state.players)
@@ -217,15 +218,15 @@ def _settle_up(night: Night, points: dict[str, int], players: list[Player]) -> l
     """A closed night's fee and rounding lines are exactly a fresh settle-up's, and its transfers
     settle every player (and the house) exactly, in baht; an open night has neither."""
     transfers = list(night.transfers.select_related("payer", "payee"))
-    written = settle_up.written(night)
-    if night.is_open or not settle_up.for_money(night):
+    fee_lines = written(night)
+    if night.is_open or not for_money(night):
         what = "an open night" if night.is_open else "a night for no money"
         problems = [f"{what} has transfers"] if transfers else []
-        return problems + ([f"{what} has fee or rounding lines"] if written else [])
-    money = settle_up.night_money(night, points, players)
-    fresh = settle_up.plan(money, settle_up.Choices.of(night))
+        return problems + ([f"{what} has fee or rounding lines"] if fee_lines else [])
+    money = night_money(night, points, players)
+    fresh = plan(money, Choices.of(night))
     problems = []
-    if Counter(written) != Counter(fresh.lines):
+    if Counter(fee_lines) != Counter(fresh.lines):
         problems.append("the fee and rounding lines differ from a fresh settle-up")
     paid = [
         rules.Payment(t.payer.name, t.payee.name if t.payee else rules.HOUSE, t.baht)

@@ -18,6 +18,7 @@ from scorekeeper.models import (
     Transfer,
 )
 from scorekeeper.names import cleaned
+from scorekeeper.reads.money import Choices, cost_annotations, costs_of, needs_games, night_money
 from scorekeeper.rules import names
 from scorekeeper.rules.knock_dummy import RULES, SEATS, STAKE_LEVELS
 from scorekeeper.rules.money import POINT_VALUE_MOST, STAKE_MOST
@@ -254,13 +255,13 @@ def _position(seat: Seat) -> int:
 def night_close(
     *,
     night: Night,
-    choices: settle_up.Choices | None = None,
+    choices: Choices | None = None,
     actor: Membership | None = None,
 ) -> list[Transfer]:
-    """Close the night and say who pays whom in baht, as the host chose (settle_up.Choices):
+    """Close the night and say who pays whom in baht, as the host chose (Choices):
     the fewest transfers or everyone with one player, the table fee, the rounding."""
     night = lock_open(night)
-    choices = choices or settle_up.Choices()
+    choices = choices or Choices()
     open_ = night.games.filter(status__in=[Game.Status.IN_PLAY, Game.Status.PENDING_TIE])
     waiting = open_.order_by("number").values_list("number", flat=True).first()
     if waiting is not None:
@@ -270,15 +271,13 @@ def night_close(
             field="night",
             n=waiting,
         )
-    standings = list(
-        night.standings.select_related("player").annotate(**settle_up.cost_annotations(night))
-    )
-    money = settle_up.night_money(
+    standings = list(night.standings.select_related("player").annotate(**cost_annotations(night)))
+    money = night_money(
         night,
         {s.player.name: s.balance for s in standings},
         sorted((s.player for s in standings), key=_name),  # as the audit reads them
-        costs={s.player.name: settle_up.costs_of(s) for s in standings},
-        games=settle_up.needs_games(choices),
+        costs={s.player.name: costs_of(s) for s in standings},
+        games=needs_games(choices),
     )
     rows = settle_up.write(night, money, choices, actor)
     night.closed_at = timezone.now()

@@ -23,6 +23,14 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scorekeeper.models import Game, Group, Membership, Night, Player, Seat, Standing, Transfer
+from scorekeeper.reads.money import (
+    Choices,
+    cost_annotations,
+    costs_of,
+    for_money,
+    needs_games,
+    night_money,
+)
 from scorekeeper.rules import dummy_points, gong_zhu
 from scorekeeper.rules import scoresheet as scoresheet_rules
 from scorekeeper.rules.hand import ENGINES, hand_result
@@ -78,12 +86,12 @@ def scoresheet_state(night: Night) -> ScoresheetState:
         .select_related("player")
         .annotate(
             total=Coalesce(Subquery(net.values("net")), 0, output_field=BigIntegerField()),
-            **settle_up.cost_annotations(night),
+            **cost_annotations(night),
         )
     )
     players = [s.player for s in seats]
     totals = {s.player.name: s.total for s in seats}
-    costs = {s.player.name: settle_up.costs_of(s) for s in seats}
+    costs = {s.player.name: costs_of(s) for s in seats}
     if night.ruleset == GONG_ZHU:
         state = gong_zhu.standing(totals, _gong_zhu_target(night))
         return ScoresheetState(
@@ -378,11 +386,11 @@ def hand_void(
 def scoresheet_close(
     *,
     night: Night,
-    choices: settle_up.Choices | None = None,
+    choices: Choices | None = None,
     actor: Membership | None = None,
 ) -> list[Transfer]:
     """Close a score-sheet night; for Gong Zhu played for money, store the transfers to pay,
-    in baht as the host chose (settle_up.Choices). Classic Dummy, and Gong Zhu for no money,
+    in baht as the host chose (Choices). Classic Dummy, and Gong Zhu for no money,
     close with nothing to pay.
 
     The host may close before the target is reached: the money is then settled on the totals as
@@ -392,11 +400,11 @@ def scoresheet_close(
     if not night.is_scoresheet:
         raise ServiceError("not-scoresheet", "this night is not a score sheet", field="night")
     rows: list[Transfer] = []
-    if settle_up.for_money(night):
-        state, choices = scoresheet_state(night), choices or settle_up.Choices()
-        money = settle_up.night_money(
+    if for_money(night):
+        state, choices = scoresheet_state(night), choices or Choices()
+        money = night_money(
             night, state.money, state.players, costs=state.costs,
-            games=settle_up.needs_games(choices),
+            games=needs_games(choices),
         )  # fmt: skip
         rows = settle_up.write(night, money, choices, actor)
     night.closed_at = timezone.now()

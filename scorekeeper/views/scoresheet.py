@@ -57,10 +57,14 @@ from scorekeeper.models import (
     Transfer,
     payee_name,
 )
+from scorekeeper.reads import sums
+from scorekeeper.reads.money import for_money
+from scorekeeper.reads.sums import SumLine
+from scorekeeper.reads.sums import context as sums_context
 from scorekeeper.rules.dummy_points import Penalty
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import Card
-from scorekeeper.services import debts, group_rules, nights, scoresheet, settle_up, sums
+from scorekeeper.services import debts, group_rules, nights, scoresheet
 from scorekeeper.services.scoresheet import DUMMY, GONG_ZHU
 from scorekeeper.templatetags.score import baht_text, date_text
 from scorekeeper.views import costs, live, pay
@@ -74,8 +78,6 @@ from scorekeeper.views.access import (
     transfer_for,
 )
 from scorekeeper.views.paging import page_asked
-from scorekeeper.views.sums import SumLine
-from scorekeeper.views.sums import context as sums_context
 
 OPEN_FORMS: dict[str, type[ScoresheetOpenForm]] = {DUMMY: DummyOpenForm, GONG_ZHU: GongZhuOpenForm}
 type HandForm = GongZhuHandForm | DummyHandForm
@@ -127,7 +129,7 @@ def target_text(night: Night) -> str:
 
 
 def _board(night: Night, state: scoresheet.ScoresheetState, dealer: Player | None) -> list[Row]:
-    money = settle_up.for_money(night)
+    money = for_money(night)
     target = int(night.scoresheet["target"]) if night.ruleset == DUMMY else None
     return [
         Row(
@@ -271,7 +273,7 @@ def _sheet(night: Night) -> dict[str, Any]:
     return {
         "night": night,
         "gong_zhu": night.ruleset == GONG_ZHU,
-        "money": settle_up.for_money(night),
+        "money": for_money(night),
         "target": target_text(night),
         "state": state,
         "board": _board(night, state, dealer),
@@ -285,9 +287,12 @@ def _sheet(night: Night) -> dict[str, Any]:
 def _running_settle_up(night: Night, state: scoresheet.ScoresheetState) -> dict[str, Any]:
     """An open Gong Zhu night for money: who would pay whom now, and the fee and rounding that
     assumes (services.sums)."""
-    if not (night.is_open and settle_up.for_money(night)):
+    if not (night.is_open and for_money(night)):
         return {"settle_now": []}
-    money = sums.night_sums(night, state.players, state.money, state.money, state.costs)
+    usual = group_rules.usual_of(night.group).close
+    money = sums.night_sums(
+        night, state.players, state.money, state.money, state.costs, usual=usual
+    )
     return {"settle_now": settle_now(money, state.players), **sums_context(money)}
 
 
@@ -606,7 +611,9 @@ def settle_context(
         for p in state.pairwise
     ]
     if with_sums and context["money"] and not night.is_open:  # as the close wrote it
-        money = sums.night_sums(night, state.players, state.money, state.money, state.costs)
+        money = sums.night_sums(
+            night, state.players, state.money, state.money, state.costs, usual=None
+        )
         context.update(sums_context(money))
     return {
         **context,
@@ -656,7 +663,7 @@ def settle(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
         players = scoresheet.scoresheet_state(night).players
         form = SettleForm(request.POST, players=[p.name for p in players])
         # A night for no money closes with nothing to choose; one for money, as the host chose.
-        money = settle_up.for_money(night)
+        money = for_money(night)
         try:
             if money and not form.is_valid():
                 error = _("Check the table fee and rounding below.")

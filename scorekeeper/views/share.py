@@ -14,11 +14,12 @@ from django.views.decorators.http import require_GET, require_POST
 from scorekeeper.card import NightCard, card_key, card_png
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Night, ShareLink
-from scorekeeper.services import sharing
+from scorekeeper.reads import sums
+from scorekeeper.reads.board import scoreboard
+from scorekeeper.services import group_rules, sharing
 from scorekeeper.templatetags.score import baht_text, date_text, signed_baht
-from scorekeeper.views import pay, scoresheet, sums
+from scorekeeper.views import pay, scoresheet
 from scorekeeper.views.access import HOST, membership_in, night_for
-from scorekeeper.views.board import scoreboard
 
 LINE_SHARE = "https://line.me/R/share?text="
 
@@ -27,7 +28,8 @@ def night_summary(night: Night) -> dict[str, Any]:
     """What a shared night shows: the nets, who pays whom (fixed once closed, else as it would
     be now), the number of games, and the same as plain text and as a card."""
     board = scoreboard(night)
-    money = sums.board_sums(night, board)  # each player's money, part by part
+    usual = group_rules.usual_of(night.group).close
+    money = sums.board_sums(night, board, usual)  # each player's money, part by part
     if night.is_open:
         transfers = [
             {**t, "paid": False, "carried": False, "changed": None}

@@ -27,11 +27,13 @@ from scorekeeper.forms.groups import close_initial
 from scorekeeper.forms.table import SeatForm, SettleForm, StartForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import AuditEntry, Event, Game, LedgerLine, Membership, Night, Player
+from scorekeeper.reads import sums
+from scorekeeper.reads.board import Row, scoreboard
+from scorekeeper.reads.money import Close
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import debts, games, group_rules, nights
-from scorekeeper.views import costs, live, pay, scoresheet, sums
+from scorekeeper.views import costs, live, pay, scoresheet
 from scorekeeper.views.access import HOST, PLAYER, VIEWER, game_for, night_for, transfer_for
-from scorekeeper.views.board import Row, scoreboard
 from scorekeeper.views.paging import page_asked
 
 EVENT_CHOICES = [
@@ -169,7 +171,7 @@ def table_context(night: Night, membership: Membership | None = None) -> dict[st
         "play_events": _played_events(in_play) if in_play is not None else [],
         "undo": _undo(night, shown, membership) if night.is_open else None,
         "pending": pending,
-        **_running(night, board),
+        **_running(night, board, group_rules.usual_of(night.group).close),
         "next_dealer": next_dealer,
         "games": [
             {"game": g, "nets": [nets.get(g.pk, {}).get(p.pk, 0) for p in players]} for g in shown
@@ -182,11 +184,11 @@ def table_context(night: Night, membership: Membership | None = None) -> dict[st
     }
 
 
-def _running(night: Night, board: list[Row]) -> dict[str, Any]:
+def _running(night: Night, board: list[Row], usual: Close | None) -> dict[str, Any]:
     """An open night: who would pay whom now, and the fee and rounding that assumes."""
     if not night.is_open:
         return {"settle_now": []}
-    money = sums.board_sums(night, board)
+    money = sums.board_sums(night, board, usual)
     players = [row.player for row in board]
     return {
         "settle_now": scoresheet.settle_now(money, players),
@@ -403,7 +405,8 @@ def settle_up(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     board = scoreboard(night)
     players = [row.player for row in board]
     # The group's own rules are where the close starts, their players only if at the table.
-    initial = close_initial(group_rules.usual_of(night.group), players)
+    usual = group_rules.usual_of(night.group)
+    initial = close_initial(usual, players)
     form = SettleForm(request.POST or None, players=[p.name for p in players], initial=initial)
     if closing and night.is_open and form.is_valid():
         choices = form.choices([row.player for row in board])
@@ -421,7 +424,7 @@ def settle_up(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
         # Shared costs, the table fee and rounding, in baht.
         **costs.context(night, [row.player for row in board]),
         # Each player's money part by part, adding up to what they pay or receive.
-        **sums.context(sums.board_sums(night, board)),
+        **sums.context(sums.board_sums(night, board, usual.close)),
     }
     return render(request, "table/settle.html", context, status=422 if form.errors else 200)
 

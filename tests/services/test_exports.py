@@ -27,6 +27,7 @@ from scorekeeper.models import (
     TabTransfer,
     Transfer,
 )
+from scorekeeper.reads.money import Choices
 from scorekeeper.services import (
     access,
     costs,
@@ -40,7 +41,6 @@ from scorekeeper.services import (
 from scorekeeper.services.debts_audit import tab_audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import night_audit
-from scorekeeper.services.settle_up import Choices
 from tests.services.conftest import make_night
 from tests.tab_nights import two_way_tab
 

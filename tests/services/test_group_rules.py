@@ -7,10 +7,11 @@ import pytest
 from django.utils import translation
 
 from scorekeeper.models import AuditEntry, Group, Membership, Night, Player
+from scorekeeper.reads.money import Close
 from scorekeeper.rules.dummy_points import PAGE_HOUSE
 from scorekeeper.services import access, nights
 from scorekeeper.services.errors import ServiceError
-from scorekeeper.services.group_rules import Close, Sheet, Stakes, Usual, group_rules_set, usual_of
+from scorekeeper.services.group_rules import Sheet, Stakes, Usual, group_rules_set, usual_of
 
 DUMMY, GONG_ZHU = Night.Ruleset.DUMMY_POINTS, Night.Ruleset.GONG_ZHU
 DUMMY_HOUSE = {

@@ -27,17 +27,19 @@ from scorekeeper.models import (
     Night,
     Player,
 )
+from scorekeeper.reads import money as settle_up
+from scorekeeper.reads import sums
+from scorekeeper.reads.sums import sum_line
 from scorekeeper.rules import settle_up as money_rules
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.knock_dummy import Game as KnockDummyGame
 from scorekeeper.rules.knock_dummy import Line, Settlement, settle, settle_events
 from scorekeeper.rules.knock_dummy_document import game_from_document
 from scorekeeper.rules.money import baht
-from scorekeeper.services import costs, games, nights, settle_up, sums
+from scorekeeper.services import costs, games, group_rules, nights
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import night_audit
 from scorekeeper.views import share
-from scorekeeper.views.sums import sum_line
 from scorekeeper.views.table import CHART_POINTS, table_context
 from tests.services.conftest import make_night
 
@@ -374,8 +376,9 @@ class NightMachine(RuleBasedStateMachine):
         # The settle-up: running while the night is open, stored at its close; from scratch.
         night = self.night_from_scratch(table, counted, engine, expected)
         players = [row.player for row in page["board"]]
+        usual = group_rules.usual_of(table.group).close
         choices = (
-            sums.running_choices(table, players) if table.is_open else settle_up.Choices.of(table)
+            sums.running_choices(usual, players) if table.is_open else settle_up.Choices.of(table)
         )
         plan = settle_up.plan(night, choices)
         if table.is_open:

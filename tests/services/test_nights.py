@@ -5,7 +5,8 @@ from decimal import Decimal
 import pytest
 
 from scorekeeper.models import LedgerLine, MoneyLine, Night, Transfer
-from scorekeeper.services import access, games, nights, settle_up
+from scorekeeper.reads.money import Choices
+from scorekeeper.services import access, games, nights
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import night_audit
 from tests.services.conftest import make_night, nets, player
@@ -119,7 +120,7 @@ def test_hub_settle_up_makes_everyone_settle_with_one_person(table):
     play(table)
     transfers = nights.night_close(
         night=table,
-        choices=settle_up.Choices(mode=Transfer.Mode.HUB, hub=player(table, "Cat")),
+        choices=Choices(mode=Transfer.Mode.HUB, hub=player(table, "Cat")),
     )
     assert all("Cat" in (t.payer.name, t.payee.name) for t in transfers)
     assert {(t.payer.name, t.payee.name, t.baht) for t in transfers} == {

@@ -7,10 +7,10 @@ from decimal import Decimal
 import pytest
 
 from scorekeeper.models import LedgerLine, MoneyLine, Night, Transfer
+from scorekeeper.reads.money import Choices
 from scorekeeper.services import costs, games, nights, scoresheet
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import night_audit
-from scorekeeper.services.settle_up import Choices
 from tests.services.conftest import make_night, player
 from tests.services.test_scoresheet import make_scoresheet, pig_hand
 

@@ -10,9 +10,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper.models import Game, LedgerLine, Membership, MoneyLine, Night, Player
+from scorekeeper.reads.money import Choices, cost_annotations, costs_of, night_money
 from scorekeeper.services import exports, games, nights, settle_up
 from scorekeeper.services.ledger_audit import night_audit
-from scorekeeper.services.settle_up import Choices
 from scorekeeper.stats import night_running
 from tests.services.conftest import make_night, player
 
@@ -151,16 +151,14 @@ def close_as_before_the_standing_reading(night: Night, choices: Choices) -> None
     """Close the night as the close did before it read the standing nets: each game's fee by
     every line as booked; the night then marked so, as migration 0022 marks such nights."""
     night = Night.objects.get(pk=night.pk)
-    standings = list(
-        night.standings.select_related("player").annotate(**settle_up.cost_annotations(night))
-    )
+    standings = list(night.standings.select_related("player").annotate(**cost_annotations(night)))
     night.closed_at = timezone.now()
     night.nets_reading = Night.NetsReading.BOOKED  # what `night` reads a closed night by
-    money = settle_up.night_money(
+    money = night_money(
         night,
         {s.player.name: s.balance for s in standings},
         sorted((s.player for s in standings), key=lambda p: p.name),
-        costs={s.player.name: settle_up.costs_of(s) for s in standings},
+        costs={s.player.name: costs_of(s) for s in standings},
     )
     settle_up.write(night, money, choices, None)
     night.nets_reading = Night.NetsReading.BOOKED

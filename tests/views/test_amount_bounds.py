@@ -20,8 +20,9 @@ from scorekeeper.models import (
     Standing,
     Transfer,
 )
+from scorekeeper.reads.money import Choices
 from scorekeeper.rules.money import BAHT_MOST, POINT_VALUE_MOST, STAKE_MOST
-from scorekeeper.services import access, costs, exports, games, nights, scoresheet, settle_up
+from scorekeeper.services import access, costs, exports, games, nights, scoresheet
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import night_audit
 from tests.views.conftest import member
@@ -104,7 +105,7 @@ def test_a_cost_or_a_close_that_would_take_a_total_past_the_ledger_is_refused(gr
         )  # fmt: skip
     assert refused.value.code == "ledger-full" and refused.value.params["name"] == "Ann"
     assert not night.costs.exists() and not MoneyLine.objects.exists()
-    by_night = settle_up.Choices(fee=BAHT_MOST, fee_per=Night.FeePer.NIGHT)
+    by_night = Choices(fee=BAHT_MOST, fee_per=Night.FeePer.NIGHT)
     with pytest.raises(ServiceError) as refused:
         nights.night_close(night=night, choices=by_night)
     assert refused.value.code == "ledger-full" and refused.value.params["name"] == "Bee"
@@ -153,7 +154,7 @@ def test_a_night_at_the_largest_values_plays_until_refused_then_closes_reads_and
         assert played >= 1 and refused.code == "ledger-full"
         nights.night_close(
             night=night,
-            choices=settle_up.Choices(fee=BAHT_MOST, fee_per=Night.FeePer.NIGHT, rounding=20),
+            choices=Choices(fee=BAHT_MOST, fee_per=Night.FeePer.NIGHT, rounding=20),
         )
         biggest = Transfer.objects.filter(night=night).order_by("-baht").first()
         assert biggest is not None and biggest.baht > 10**9  # ten digits before the point

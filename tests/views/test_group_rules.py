@@ -8,9 +8,10 @@ import pytest
 from django.test import Client
 
 from scorekeeper.models import AuditEntry, Group, Membership, Night
+from scorekeeper.reads.money import Close
 from scorekeeper.rules.dummy_points import PAGE_HOUSE
 from scorekeeper.services import nights, scoresheet
-from scorekeeper.services.group_rules import Close, Usual, group_rules_set
+from scorekeeper.services.group_rules import Usual, group_rules_set
 from tests.views.conftest import member
 
 HOST, PLAYER, VIEWER = Membership.Role.HOST, Membership.Role.PLAYER, Membership.Role.VIEWER

@@ -15,12 +15,12 @@ from django.utils import translation
 
 from scorekeeper.card import card_svg
 from scorekeeper.models import Game, Membership, Night, Player
+from scorekeeper.reads.money import Choices, Close
 from scorekeeper.rules.knock_dummy import settle_events
 from scorekeeper.rules.knock_dummy_document import game_from_document
 from scorekeeper.rules.money import baht
 from scorekeeper.services import games, group_rules, nights
-from scorekeeper.services.group_rules import Close, Usual
-from scorekeeper.services.settle_up import Choices
+from scorekeeper.services.group_rules import Usual
 from scorekeeper.views.share import night_card, night_summary
 from tests.services.test_ledger_machine import amount
 from tests.test_card import drawn_texts

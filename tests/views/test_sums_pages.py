@@ -1,4 +1,4 @@
-"""Each player's money summed up where a night's money is (views.sums), in Thai: the settle-up,
+"""Each player's money summed up where a night's money is (reads.sums), in Thai: the settle-up,
 the summary and its share text, the share link, the card; an open night's running settle-up says
 which fee and rounding it assumes. Every total is what that player's transfers pay or charge."""
 
@@ -15,10 +15,11 @@ from django.test import Client
 
 from scorekeeper.card import NOTE_SIZE, NightCard, card_png, card_svg
 from scorekeeper.models import Membership, Night, ShareLink
-from scorekeeper.services import games, group_rules, nights, scoresheet, settle_up, sharing
-from scorekeeper.services.group_rules import Close, Usual
+from scorekeeper.reads.money import Choices, Close
+from scorekeeper.services import games, group_rules, nights, scoresheet, sharing
+from scorekeeper.services.group_rules import Usual
 from scorekeeper.views.share import night_card, night_summary
-from tests.services.test_sums import engine_points
+from tests.reads.test_sums import engine_points
 from tests.test_card import drawn_texts
 from tests.views.test_budgets import PAGE_BUDGET, add_settled_games, statements
 from tests.views.test_budgets_pages import GONG_ZHU_HAND
@@ -51,7 +52,7 @@ def closed_with_fee(table: Night) -> Night:
     """One game (Ann knocks; Dan's 33 points leave satang), closed with a 50 ฿ fee a game to the
     house and rounding to 20 ฿."""
     games.game_finish(game=games.game_start(night=table), outcome=RESULT)
-    choices = settle_up.Choices(fee=Decimal(50), rounding=20)
+    choices = Choices(fee=Decimal(50), rounding=20)
     nights.night_close(night=table, choices=choices)
     return Night.objects.get(pk=table.pk)
 
@@ -196,7 +197,7 @@ def test_a_usual_fee_per_game_costs_the_pages_no_statement_past_their_budget(cli
 
 def test_the_end_of_a_gong_zhu_match_for_money_sums_each_player_as_its_transfers_pay(client, gong):
     scoresheet.hand_record(night=gong, hand=GONG_ZHU_HAND)
-    choices = settle_up.Choices(fee=Decimal(10), fee_per="night", rounding=5)
+    choices = Choices(fee=Decimal(10), fee_per="night", rounding=5)
     scoresheet.scoresheet_close(night=gong, choices=choices)
     body = client.get(f"/s/{gong.pk}/race/settle").content.decode()
     shown = totals(body)

@@ -20,8 +20,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from scorekeeper.models import Game, Group, Membership, Night, Transfer
+from scorekeeper.reads.money import Choices
 from scorekeeper.services import access, costs, debts, games, nights, scoresheet, sharing
-from scorekeeper.services.settle_up import Choices
 from tests.scoresheet_nights import score_sheets
 from tests.views.test_group_rules import rules_data
 

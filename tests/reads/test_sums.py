@@ -1,4 +1,4 @@
-"""A night's money summed up per player (services.sums): each total is the sum of its parts and
+"""A night's money summed up per player (reads.sums): each total is the sum of its parts and
 what the transfers pay or charge that player, and the games' part is what the rules engine makes
 of the stored games, at the night's point value, from scratch."""
 
@@ -9,10 +9,12 @@ from decimal import Decimal
 import pytest
 
 from scorekeeper.models import Game, Membership, Night, Player
+from scorekeeper.reads import sums
+from scorekeeper.reads.money import Choices, Close, cost_annotations, costs_of
 from scorekeeper.rules import settle_up as rules
 from scorekeeper.rules.money import baht
-from scorekeeper.services import costs, games, group_rules, nights, settle_up, sums
-from scorekeeper.services.group_rules import Close, Usual
+from scorekeeper.services import costs, games, group_rules, nights
+from scorekeeper.services.group_rules import Usual
 from tests.rules.test_settle_up_sums import paid_nets
 from tests.services.conftest import make_night
 from tests.services.test_ledger_machine import engine_nets
@@ -46,15 +48,18 @@ def play(night: Night, rng: random.Random) -> None:
 
 def standing(night: Night) -> tuple[list[Player], dict, dict, dict]:
     """The night's players, nets, balances and shared costs, as the scoreboard reads them."""
-    rows = list(
-        night.standings.select_related("player").annotate(**settle_up.cost_annotations(night))
-    )
+    rows = list(night.standings.select_related("player").annotate(**cost_annotations(night)))
     return (
         [r.player for r in rows],
         {r.player.name: r.net for r in rows},
         {r.player.name: r.balance for r in rows},
-        {r.player.name: settle_up.costs_of(r) for r in rows},
+        {r.player.name: costs_of(r) for r in rows},
     )
+
+
+def usual_close(night: Night) -> Close | None:
+    """The group's usual close as the pages read it, which an open night assumes."""
+    return group_rules.usual_of(night.group).close
 
 
 def random_night(seed: int) -> Night:
@@ -108,14 +113,14 @@ def check(money: sums.Sums, night: Night, paid: Counter[str]) -> None:
 def test_each_total_is_its_parts_and_its_transfers_open_and_closed(db, seed):
     night = random_night(seed)
     players, nets, balances, cost_nets = standing(night)
-    running = sums.night_sums(night, players, nets, balances, cost_nets)
+    running = sums.night_sums(night, players, nets, balances, cost_nets, usual=usual_close(night))
     assert running.assumed
     check(running, night, paid_nets(running.payments))
     # The close with the group's usual choices makes the transfers the running sums promised.
-    nights.night_close(night=night, choices=sums.running_choices(night, players))
+    nights.night_close(night=night, choices=sums.running_choices(usual_close(night), players))
     night = Night.objects.get(pk=night.pk)
     players, nets, balances, cost_nets = standing(night)
-    closed = sums.night_sums(night, players, nets, balances, cost_nets)
+    closed = sums.night_sums(night, players, nets, balances, cost_nets, usual=usual_close(night))
     assert not closed.assumed and closed.payments == []
     stored = night.transfers.select_related("payer", "payee")
     paid = paid_nets(
@@ -131,10 +136,10 @@ def test_the_house_has_a_line_of_its_own_when_it_takes_the_fee(db):
     game = games.game_start(night=night)
     games.game_finish(game=game, outcome={"knock": {"player": "Ann", "kind": "normal"},
                                           "points": {"Bee": 10, "Cat": 20, "Dan": 30}})  # fmt: skip
-    choices = settle_up.Choices(fee=Decimal(50), rounding=20)
+    choices = Choices(fee=Decimal(50), rounding=20)
     nights.night_close(night=night, choices=choices)
     night = Night.objects.get(pk=night.pk)
-    money = sums.night_sums(night, *standing(night))
+    money = sums.night_sums(night, *standing(night), usual=None)
     house = money.rows[-1]
     assert (house.name, house.fee, house.total) == (rules.HOUSE, Decimal(50), Decimal(50))
     ann = next(row for row in money.rows if row.name == "Ann")
@@ -153,7 +158,7 @@ def test_an_open_night_assumes_the_groups_usual_fee_and_rounding(db):
     game = games.game_start(night=night)
     games.game_finish(game=game, outcome={"knock": {"player": "Ann", "kind": "normal"},
                                           "points": {"Bee": 11, "Cat": 22, "Dan": 33}})  # fmt: skip
-    money = sums.night_sums(night, *standing(night))
+    money = sums.night_sums(night, *standing(night), usual=usual_close(night))
     assert money.assumed and money.choices.fee == Decimal(20) and money.choices.rounding == 5
     fees = {row.name: row.fee for row in money.rows}
     assert fees == {"Ann": Decimal(60), "Bee": Decimal(-20), "Cat": Decimal(-20), "Dan": -20}

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import OuterRef, Subquery
 
 from scorekeeper.models import Night, Player, Seat
-from scorekeeper.services import settle_up
+from scorekeeper.reads.money import cost_annotations, costs_of
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ def scoreboard(night: Night) -> list[Row]:
         night=night, player=OuterRef("player"), until_game__isnull=True
     ).values("position")[:1]
     standings = night.standings.select_related("player").annotate(
-        seat=Subquery(seat), **settle_up.cost_annotations(night)
+        seat=Subquery(seat), **cost_annotations(night)
     )
     rows = [
         Row(
@@ -43,7 +43,7 @@ def scoreboard(night: Night) -> list[Row]:
             s.net,
             night.baht(s.net),
             s.balance,
-            settle_up.costs_of(s),
+            costs_of(s),
             shares_costs=_shares_costs(s),
         )
         for s in standings
