@@ -102,6 +102,17 @@ def board_sums(night: Night, board: list[Row], usual: Close | None) -> Sums:
     )
 
 
+def settle_now(money: Sums, players: list[Player]) -> list[dict[str, Any]]:
+    """Who would pay whom if the night closed now: the transfers of the night's sums so far,
+    with the group's usual fee and rounding assumed. Closing the night stores them, with the
+    table fee and rounding the host chooses then."""
+    by_name = {p.name: p for p in players}
+    return [
+        {"payer": t.payer, "payee": payee_name(by_name.get(t.payee)), "baht": t.baht}
+        for t in money.payments
+    ]
+
+
 def _labels() -> dict[str, str]:
     return {
         "at_table": pgettext("money sum", "at the table"),

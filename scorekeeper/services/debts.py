@@ -7,7 +7,7 @@ night: it is owed to the group's running balance instead.
 """
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import QuerySet
 
 from scorekeeper.models import Group, Membership, MoneyLine, Night, Transfer
 from scorekeeper.services.access import audit
@@ -19,26 +19,6 @@ def owed(group: Group) -> QuerySet[MoneyLine]:
     """What the group's players still owe each other across nights: each debt carried and not
     paid, oldest first, with its night and who owes whom."""
     lines = MoneyLine.objects.filter(group=group).open_debts()
-    return lines.select_related("payer", "payee", "night").order_by("id")
-
-
-def for_night(night: Night) -> QuerySet[MoneyLine]:
-    """The debts the night's settle-up shows beside its own transfers: those carried from an
-    earlier night and still owed, and those paid at this night (`paid_at`, `paid_by` say when
-    and who tapped). One statement."""
-    settles = MoneyLine.objects.standing().filter(carried=OuterRef("pk"))
-    here = settles.filter(night=night).order_by("-id")
-    lines = (
-        MoneyLine.objects.standing()
-        .filter(group_id=night.group_id, item=MoneyLine.Item.CARRY)
-        .exclude(night=night)
-        .annotate(
-            paid=Exists(settles),
-            paid_at=Subquery(here.values("recorded_at")[:1]),
-            paid_by=Subquery(here.values("by__name")[:1]),
-        )
-        .filter(Q(paid_at__isnull=False) | Q(paid=False, night__started_at__lt=night.started_at))
-    )
     return lines.select_related("payer", "payee", "night").order_by("id")
 
 

@@ -1,12 +1,12 @@
 """Games and their events: start, record events, finish, resolve a tie, void and correct."""
 
-from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scorekeeper.models import Event, Game, LedgerLine, Membership, Night, Player
+from scorekeeper.reads.game import dealer_after, last_standing, player_ids, saved_by, undo_until
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.knock_dummy_document import FIELDS, game_from_document
@@ -38,49 +38,9 @@ def _header(night: Night, players: list[Player]) -> dict[str, Any]:
     }
 
 
-def _players(game: Game) -> dict[str, int]:
-    """Map the names in the game's document to the ids of the players who sat in those places."""
-    return dict(zip(game.document["players"], game.seating, strict=True))
-
-
 def _events(game: Game) -> list[dict[str, Any]]:
     """Return the game's events so far, in order."""
     return game.settle_document()["events"]
-
-
-def seat_order(game: Game) -> list[str]:
-    """The game's players as they sit, seat 1 first (after a swap by rule 17, the new seats):
-    the order every phone lists them in. A game from before the seats last changed keeps its
-    turn order, the dealer first."""
-    names = dict(zip(game.seating, game.document["players"], strict=True))
-    seated = [p.pk for p in Player.objects.seated_at(game.night_id)]
-    if sorted(seated) != sorted(names):
-        return list(game.document["players"])
-    return [names[pk] for pk in seated]
-
-
-def _last_standing(night: Night) -> Game | None:
-    return night.games.counted().order_by("-number").first()
-
-
-def dealer_after(last: Game | None, first_dealer_id: int) -> int:
-    """Return the id of who deals after `last`, the latest game that stands: rules 9-11, 16."""
-    if last is None:
-        return first_dealer_id  # 9
-    if last.status == Game.Status.IN_PLAY:
-        raise ServiceError("game-in-play", "game {n} is still in play", n=last.number)
-    knock = last.document.get("knock")
-    return knock_dummy.dealer_after(
-        [int(pk) for pk in last.seating],
-        _players(last)[knock["player"]] if knock else None,
-        fined=last.status == Game.Status.FINED,
-        last_drawer=last.last_drawer_id,
-    )
-
-
-def next_dealer(night: Night) -> Player:
-    """Return who deals the next game: rules 9-11 and 16."""
-    return Player.objects.get(pk=dealer_after(_last_standing(night), night.first_dealer_id))
 
 
 def _seated(night: Night, player: Player) -> Player:
@@ -95,7 +55,7 @@ def _fool_swap(night: Night, last: Game | None) -> None:
     """Swap the fool discarder and the knocker of `last` before the next deal: rule 17."""
     if last is None or not last.document.get("fool") or "knock" not in last.document:
         return
-    names = _players(last)
+    names = player_ids(last)
     fool, knocker = names[last.document["fool"]], names[last.document["knock"]["player"]]
     seats = {s.player_id: s.position for s in night.seats.current()}
     if fool in seats and knocker in seats:
@@ -164,7 +124,7 @@ def _start(
         )
     last = latest  # a game in play is always the last one standing
     if latest is not None and latest.status == Game.Status.VOIDED:
-        last = _last_standing(night)
+        last = last_standing(night)
     if last is not None and last.status == Game.Status.IN_PLAY:
         raise ServiceError("game-in-play", "finish or void the game in play first")
     if head_color is not None and last is not None and last.status == Game.Status.PENDING_TIE:
@@ -280,7 +240,7 @@ def _event_add(
         night=night,
         game=game,
         event=row,
-        players=_players(game),
+        players=player_ids(game),
         lines=knock_dummy.event_lines(parsed, new),
     )
     if new.type is knock_dummy.EventType.FINE:  # 83, 84.3
@@ -382,30 +342,6 @@ def game_paid_at_table(
     return new
 
 
-UNDO_SECONDS = 60  # how long the last save can be taken back with one tap, then it stands
-
-
-def undo_until(game: Game) -> datetime | None:
-    """Until when the game's result may be taken back, or None if it has none to take back."""
-    if game.status not in (Game.Status.SETTLED, Game.Status.PENDING_TIE) or not game.finished_at:
-        return None
-    return game.finished_at + timedelta(seconds=UNDO_SECONDS)
-
-
-def saved_by(game: Game) -> Membership | None:
-    """Who saved the game's result (the finish, or the tie settled since)."""
-    saves = game.night.audit.filter(game=game, action__in=("game-finish", "tie-resolve"))
-    entry = saves.select_related("membership").first()  # newest first
-    return entry.membership if entry is not None else None
-
-
-def undone_outcome(game: Game) -> dict[str, Any] | None:
-    """The result last taken back from this game in play, if that is the game's latest write:
-    its end-of-game form starts from it."""
-    latest = game.night.audit.filter(game=game).first()
-    return latest.detail if latest is not None and latest.action == "game-undo" else None
-
-
 @transaction.atomic
 def game_undo(
     *,
@@ -500,7 +436,7 @@ def game_preview(*, game: Game, outcome: dict[str, Any]) -> tuple[Any, Any]:
 def _settle(night: Night, game: Game) -> None:
     """Settle the game's document: write its after-game lines, or leave it pending on a tie."""
     after, game.status, game.tie = _result(game, _events(game))
-    ledger.lines_write(night=night, game=game, players=_players(game), lines=after)
+    ledger.lines_write(night=night, game=game, players=player_ids(game), lines=after)
     game.save(update_fields=["document", "last_drawer", "finished_at", "status", "tie"])
 
 
@@ -648,7 +584,7 @@ def _correct(
     rows = Event.objects.bulk_create(
         Event(game=game, number=i, document=event) for i, event in enumerate(events, start=1)
     )
-    players = _players(game)
+    players = player_ids(game)
     ledger.lines_write_many(
         night=night,
         game=game,

@@ -1,51 +1,28 @@
-"""Shared costs of the night (ค่าใช้จ่ายร่วม): added at the settle-up while
-the night is open, taken back by a visible reversal; and the night's money lines in baht (costs,
-the table fee, rounding) as the settle-up and the history show them."""
+"""Shared costs of the night (ค่าใช้จ่ายร่วม): added at the settle-up while the night is open,
+taken back by a visible reversal; the settle-up's form to add one (what it shows of them:
+reads.costs)."""
 
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Exists, OuterRef, QuerySet
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
 from scorekeeper.error_text import error_text
 from scorekeeper.forms.costs import CostForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Cost, MoneyLine, Night
+from scorekeeper.models import Cost, Night
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import costs
 from scorekeeper.views.access import PLAYER, night_for
 
-SHOWN = (MoneyLine.Item.COST, MoneyLine.Item.FEE, MoneyLine.Item.ROUNDING)
 
-
-def night_costs(night: Night) -> QuerySet[Cost]:
-    """The night's shared costs, each with whether it was taken back (`removed`)."""
-    reversed_ = MoneyLine.objects.filter(cost=OuterRef("pk"), reverses__isnull=False)
-    return night.costs.select_related("paid_by").annotate(removed=Exists(reversed_))
-
-
-def standing_costs(night: Night) -> QuerySet[Cost]:
-    """The night's shared costs not taken back, as the running settle-up counts them."""
-    reversed_ = MoneyLine.objects.filter(cost=OuterRef("pk"), reverses__isnull=False)
-    return night.costs.select_related("paid_by").exclude(Exists(reversed_))
-
-
-def night_lines(night: Night) -> list[MoneyLine]:
-    """The night's lines in baht beside its games: the shares of its costs, the table fee, the
-    rounding; reversals too, so a cost taken back shows as such."""
-    lines = MoneyLine.objects.filter(night=night, item__in=SHOWN)
-    return list(lines.select_related("payer", "payee").order_by("id"))
-
-
-def context(night: Night, players: list[Any]) -> dict[str, Any]:
-    """The settle-up's part: while the night is open, its shared costs and the form to add one;
-    once closed, its lines in baht (the costs' shares, the fee, the rounding)."""
-    if night.is_open:
-        names = [p.name for p in players]
-        return {"cost_form": CostForm(players=names, prefix="cost"), "costs": night_costs(night)}
-    return {"money_lines": night_lines(night)}
+def form_part(night: Night, players: list[Any]) -> dict[str, Any]:
+    """The settle-up's form to add a shared cost, while the night is open (its costs and lines
+    in baht: reads.costs)."""
+    if not night.is_open:
+        return {}
+    return {"cost_form": CostForm(players=[p.name for p in players], prefix="cost")}
 
 
 def _back(night: Night) -> Any:

@@ -15,6 +15,7 @@ from scorekeeper.error_text import error_text
 from scorekeeper.forms.games import FinishForm, TieForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Game, Player
+from scorekeeper.reads.game import seat_order, undone_outcome
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.knock_dummy import Due, level_warnings
 from scorekeeper.rules.knock_dummy_formulas import handovers
@@ -74,8 +75,8 @@ def finish(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpRespons
     if request.method == "GET" and game.status != Game.Status.IN_PLAY:
         return redirect("game", night_id=night_id, game_id=game.pk)
     if request.method == "GET":
-        players = games.seat_order(game)
-        undone = games.undone_outcome(game)  # a save just taken back: start from it
+        players = seat_order(game)
+        undone = undone_outcome(game)  # a save just taken back: start from it
         initial = FinishForm.initial_from(undone, players) if undone is not None else None
         return _finish_page(request, game, FinishForm(players=players, initial=initial))
     # Its rows are numbered as the page listed them (FinishForm.listed): no need to ask again.
@@ -226,7 +227,7 @@ def correct(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpRespon
     ):
         return redirect("game", night_id=night_id, game_id=voided.pk)
     events = [e for e in voided.events.all() if e.removed_at is None]  # taken back: gone
-    players = games.seat_order(voided) if request.method == "GET" else voided.document["players"]
+    players = seat_order(voided) if request.method == "GET" else voided.document["players"]
     initial = FinishForm.initial_from(voided.outcome, players)  # start from what was entered
     form = FinishForm(request.POST or None, players=players, initial=initial)
     kept = request.POST.getlist("keep") if request.method == "POST" else [str(e.pk) for e in events]

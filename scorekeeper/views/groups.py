@@ -24,6 +24,7 @@ from scorekeeper.forms.groups import (
 )
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Group, MoneyLine
+from scorekeeper.reads.pay import debt_rows
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, debts, group_rules, nights, payments
 from scorekeeper.views import tabs
@@ -36,7 +37,6 @@ from scorekeeper.views.access import (
     player_for,
     visitor_memberships,
 )
-from scorekeeper.views.pay import debt_rows
 
 
 @require_GET

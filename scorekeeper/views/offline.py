@@ -16,11 +16,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 from scorekeeper.forms.games import EventForm, FinishForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Game, Night
+from scorekeeper.reads.table import EVENT_CHOICES
 from scorekeeper.services import games
 from scorekeeper.views import games as game_views
 from scorekeeper.views import table as table_views
 from scorekeeper.views.access import PLAYER, night_for
-from scorekeeper.views.table import EVENT_CHOICES, table_now
+from scorekeeper.views.table import table_now
 
 TEMPLATE_KEY = "_"  # the key the service worker keeps these pages under
 

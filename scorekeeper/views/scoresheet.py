@@ -18,9 +18,7 @@ from django.db.models import (
     F,
     Func,
     IntegerField,
-    OuterRef,
     Q,
-    Subquery,
     Sum,
     Value,
     When,
@@ -51,20 +49,22 @@ from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import (
     Game,
     Membership,
-    MoneyLine,
     Night,
     Player,
     Transfer,
-    payee_name,
 )
 from scorekeeper.reads import sums
+from scorekeeper.reads.costs import night_lines, settle_up_part
 from scorekeeper.reads.money import for_money
+from scorekeeper.reads.paging import page_asked
+from scorekeeper.reads.pay import debt_rows, with_pay
+from scorekeeper.reads.settle import carried_debts, transfer_rows
 from scorekeeper.reads.sums import SumLine
 from scorekeeper.reads.sums import context as sums_context
 from scorekeeper.rules.dummy_points import Penalty
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import Card
-from scorekeeper.services import debts, group_rules, nights, scoresheet
+from scorekeeper.services import group_rules, nights, scoresheet
 from scorekeeper.services.scoresheet import DUMMY, GONG_ZHU
 from scorekeeper.templatetags.score import baht_text, date_text
 from scorekeeper.views import costs, live, pay
@@ -77,7 +77,6 @@ from scorekeeper.views.access import (
     night_for,
     transfer_for,
 )
-from scorekeeper.views.paging import page_asked
 
 OPEN_FORMS: dict[str, type[ScoresheetOpenForm]] = {DUMMY: DummyOpenForm, GONG_ZHU: GongZhuOpenForm}
 type HandForm = GongZhuHandForm | DummyHandForm
@@ -293,7 +292,7 @@ def _running_settle_up(night: Night, state: scoresheet.ScoresheetState) -> dict[
     money = sums.night_sums(
         night, state.players, state.money, state.money, state.costs, usual=usual
     )
-    return {"settle_now": settle_now(money, state.players), **sums_context(money)}
+    return {"settle_now": sums.settle_now(money, state.players), **sums_context(money)}
 
 
 def sheet_context(night: Night, page: str | None = None) -> dict[str, Any]:
@@ -544,59 +543,6 @@ def hand_void(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResp
 # -- the end of the night ------------------------------------------------------------------------
 
 
-def settle_now(money: sums.Sums, players: list[Player]) -> list[dict[str, Any]]:
-    """Who would pay whom if the night closed now: the transfers of the night's sums so far
-    (services.sums), with the group's usual fee and rounding assumed. Closing the night stores
-    them, with the table fee and rounding the host chooses then."""
-    by_name = {p.name: p for p in players}
-    return [
-        {"payer": t.payer, "payee": payee_name(by_name.get(t.payee)), "baht": t.baht}
-        for t in money.payments
-    ]
-
-
-def transfer_rows(night: Night) -> list[dict[str, Any]]:
-    """Who pays whom, each paid or not by the payment line that stands (not reversed), with who
-    tapped "paid" and when; or carried to next time, with who tapped and
-    whether the debt was paid since. One statement."""
-    standing = (
-        MoneyLine.objects.standing()
-        .filter(transfer=OuterRef("pk"), item=MoneyLine.Item.PAID)
-        .order_by("-id")
-    )
-    carry = MoneyLine.objects.standing().filter(transfer=OuterRef("pk"), item=MoneyLine.Item.CARRY)
-    settle = MoneyLine.objects.standing().filter(
-        carried__transfer=OuterRef("pk"), item=MoneyLine.Item.SETTLE
-    )
-    transfers = (
-        night.transfers.select_related("payer", "payee", "received_by")
-        .annotate(
-            paid_at=Subquery(standing.values("recorded_at")[:1]),
-            paid_by=Subquery(standing.values("by__name")[:1]),
-            carried_at=Subquery(carry.values("recorded_at")[:1]),
-            carried_by=Subquery(carry.values("by__name")[:1]),
-            debt_paid_at=Subquery(settle.values("recorded_at")[:1]),
-            debt_in_tab=Subquery(settle.values("tab_id")[:1]),  # settled by the tab
-        )
-        .order_by("payer__name", "payee__name")
-    )
-    return [
-        {
-            "transfer": t,
-            "paid": t.paid_at is not None,
-            "baht": t.baht,
-            "paid_at": t.paid_at,
-            "paid_by": t.paid_by,
-            "carried": t.carried_at is not None,
-            "carried_at": t.carried_at,
-            "carried_by": t.carried_by,
-            "debt_paid_at": t.debt_paid_at,
-            "debt_in_tab": t.debt_in_tab is not None,
-        }
-        for t in transfers
-    ]
-
-
 def settle_context(
     night: Night, viewer: Membership | None = None, *, with_sums: bool = False
 ) -> dict[str, Any]:
@@ -604,7 +550,7 @@ def settle_context(
     context = _sheet(night)
     # Only scoresheet_close makes transfers, and only for Gong Zhu played for money.
     rows = transfer_rows(night) if context["money"] and not night.is_open else []
-    rows = pay.with_pay(rows, viewer)
+    rows = with_pay(rows, viewer)
     state: scoresheet.ScoresheetState = context["state"]
     pairwise = [
         {"payer": p.payer, "payee": p.payee, "points": p.points, "baht": night.baht(p.points)}
@@ -685,8 +631,9 @@ def settle(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     initial = close_initial(group_rules.usual_of(night.group), players)
     context["form"] = form or SettleForm(players=[p.name for p in players], initial=initial)
     if context["money"]:  # debts carried from earlier nights, beside tonight's transfers
-        context["debts"] = pay.debt_rows(debts.for_night(night), request.membership)
-        context |= costs.context(night, players)  # and the night's costs, fee and rounding
+        context["debts"] = debt_rows(carried_debts(night), request.membership)
+        # and the night's costs, fee and rounding, with the form to add a cost while it is open
+        context |= settle_up_part(night) | costs.form_part(night, players)
     return render(request, "scoresheet/settle.html", context, status=422 if error else 200)
 
 
@@ -749,9 +696,7 @@ def history(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
             "page": page,
             "membership": request.membership,
             # A closed match for money: its table fee, shared costs and rounding, in baht.
-            "money_lines": (
-                costs.night_lines(night) if context["money"] and not night.is_open else []
-            ),
+            "money_lines": (night_lines(night) if context["money"] and not night.is_open else []),
         }
     )
     return render(request, "scoresheet/history.html", context)

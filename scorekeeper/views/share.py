@@ -14,11 +14,11 @@ from django.views.decorators.http import require_GET, require_POST
 from scorekeeper.card import NightCard, card_key, card_png
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Night, ShareLink
-from scorekeeper.reads import sums
+from scorekeeper.reads import pay, sums
 from scorekeeper.reads.board import scoreboard
+from scorekeeper.reads.settle import transfer_rows
 from scorekeeper.services import group_rules, sharing
 from scorekeeper.templatetags.score import baht_text, date_text, signed_baht
-from scorekeeper.views import pay, scoresheet
 from scorekeeper.views.access import HOST, membership_in, night_for
 
 LINE_SHARE = "https://line.me/R/share?text="
@@ -33,7 +33,7 @@ def night_summary(night: Night) -> dict[str, Any]:
     if night.is_open:
         transfers = [
             {**t, "paid": False, "carried": False, "changed": None}
-            for t in scoresheet.settle_now(money, [r.player for r in board])
+            for t in sums.settle_now(money, [r.player for r in board])
         ]
     else:
         transfers = [
@@ -46,7 +46,7 @@ def night_summary(night: Night) -> dict[str, Any]:
                 # The payee's number changed since the close: everyone is told, here too.
                 "changed": pay.changed(row["transfer"].payee, row["transfer"].created_at),
             }
-            for row in scoresheet.transfer_rows(night)
+            for row in transfer_rows(night)
         ]
     players = {r.player.name: r.player for r in board}
     for t in transfers:  # where the payee is paid, as anyone may read it (an id masked)

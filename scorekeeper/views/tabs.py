@@ -13,10 +13,10 @@ from django.views.decorators.http import require_POST
 from scorekeeper.error_text import error_text
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Group, Membership, MoneyLine, Player, Tab, TabTransfer, payee_name
+from scorekeeper.reads.pay import changed, pay
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import tabs
 from scorekeeper.views.access import HOST, PLAYER, group_for
-from scorekeeper.views.pay import changed, pay
 
 SHOWN = 3  # the latest settled tabs the page shows; older ones are in the audit and the export
 

@@ -29,6 +29,8 @@ from scorekeeper.models import (
 )
 from scorekeeper.reads import money as settle_up
 from scorekeeper.reads import sums
+from scorekeeper.reads.game import undo_until
+from scorekeeper.reads.history import CHART_POINTS
 from scorekeeper.reads.sums import sum_line
 from scorekeeper.rules import settle_up as money_rules
 from scorekeeper.rules.errors import RuleError, TieUnresolved
@@ -40,7 +42,7 @@ from scorekeeper.services import costs, games, group_rules, nights
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import night_audit
 from scorekeeper.views import share
-from scorekeeper.views.table import CHART_POINTS, table_context
+from scorekeeper.views.table import table_context
 from tests.services.conftest import make_night
 
 KINDS = ["normal", "dark", "light-color", "dark-color"]
@@ -257,7 +259,7 @@ class NightMachine(RuleBasedStateMachine):
         lambda self: (
             self.table.is_open
             and (last := Game.objects.latest_of(self.table.pk)) is not None
-            and games.undo_until(last) is not None
+            and undo_until(last) is not None
         )
     )
     @rule()

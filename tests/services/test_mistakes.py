@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from scorekeeper.models import AuditEntry, Game, LedgerLine, Membership, Night
+from scorekeeper.reads.game import UNDO_SECONDS, undone_outcome
 from scorekeeper.services import games
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import night_audit
@@ -109,7 +110,7 @@ def test_the_saver_undoes_a_save_and_the_game_is_in_play_with_its_events(table, 
     assert game.status == Game.Status.IN_PLAY
     assert "knock" not in game.document and game.finished_at is None
     assert nets(table) == after_event  # the event's lines stand; the result's are reversed
-    assert games.undone_outcome(game) == NORMAL  # the form starts from what was saved
+    assert undone_outcome(game) == NORMAL  # the form starts from what was saved
     entry = AuditEntry.objects.get(action="game-undo")
     assert (entry.membership, entry.detail) == (bee, NORMAL)
     games.game_finish(game=game, outcome={**NORMAL, "points": {"Bee": 5, "Cat": 5, "Dan": 5}})
@@ -130,7 +131,7 @@ def test_a_save_older_than_a_minute_is_not_undone(table, bee):
     game = games.game_start(night=table)
     games.game_finish(game=game, outcome=NORMAL, actor=bee)
     Game.objects.filter(pk=game.pk).update(
-        finished_at=timezone.now() - timedelta(seconds=games.UNDO_SECONDS + 1)
+        finished_at=timezone.now() - timedelta(seconds=UNDO_SECONDS + 1)
     )
     with pytest.raises(ServiceError) as refused:
         games.game_undo(game=game, actor=bee)

@@ -13,8 +13,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.models import Game, LedgerLine, Membership, Night, Player
+from scorekeeper.reads.history import HISTORY_PAGE
 from scorekeeper.services import access, costs, games, nights, sharing
-from scorekeeper.views import table
 from tests.views.conftest import HTMX
 
 PAGE_BUDGET = 8
@@ -165,7 +165,7 @@ def voided(night: Night) -> Game:
 
 
 def last_history_page(night: Night) -> str:
-    last = max(1, math.ceil(night.games.count() / table.HISTORY_PAGE))
+    last = max(1, math.ceil(night.games.count() / HISTORY_PAGE))
     return f"/s/{night.pk}/history?page={last}"
 
 

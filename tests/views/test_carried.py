@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from scorekeeper.models import AuditEntry, Membership, MoneyLine, Night, Transfer
+from scorekeeper.reads.settle import carried_debts
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import debts, games, nights
 from scorekeeper.services.ledger_audit import night_audit
@@ -80,14 +81,14 @@ def test_the_next_night_lists_only_debts_from_before_it_and_those_paid_at_it(en,
     carried_first = debts.transfer_carry(transfer=first[0])
     second = list(Transfer.objects.filter(night=second_night))
     carried_second = debts.transfer_carry(transfer=second[0])
-    shown = {row.pk for row in debts.for_night(second_night)}
+    shown = {row.pk for row in carried_debts(second_night)}
     assert shown == {carried_first.pk}  # its own carry is among its transfers, not beside them
-    assert {row.pk for row in debts.for_night(table)} == set()  # nothing from before the first
+    assert {row.pk for row in carried_debts(table)} == set()  # nothing from before the first
     third = next_night(table, "1")
-    assert {row.pk for row in debts.for_night(third)} == {carried_first.pk, carried_second.pk}
+    assert {row.pk for row in carried_debts(third)} == {carried_first.pk, carried_second.pk}
     debts.debt_settle(debt=carried_first, night=third)
-    assert {row.pk for row in debts.for_night(third)} == {carried_first.pk, carried_second.pk}
-    assert not debts.for_night(second_night).exists()  # paid, and not at this night
+    assert {row.pk for row in carried_debts(third)} == {carried_first.pk, carried_second.pk}
+    assert not carried_debts(second_night).exists()  # paid, and not at this night
     assert {row.pk for row in debts.owed(table.group)} == {carried_second.pk}
 
 
