@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from scorekeeper.forms.fields import NAME, NUMBER, POINT_VALUE, NameField, _choices
 from scorekeeper.names import cleaned
 from scorekeeper.numbers import AmountField, WholeNumberField
+from scorekeeper.reads.scoresheet import KIND_LABELS, PENALTY_LABELS
 from scorekeeper.rules.dummy_points import DECK_POINTS, PAGE_HOUSE, KnockKind, Penalty
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.gong_zhu import CARD_POINTS, GLASS_ALONE, HEARTS, Card, Direction
@@ -21,20 +22,6 @@ from scorekeeper.rules.gong_zhu import CARD_POINTS, GLASS_ALONE, HEARTS, Card, D
 SEATS = 4
 SEAT_FIELDS = [f"seat_{i}" for i in range(1, SEATS + 1)]
 
-KIND_LABELS = {
-    KnockKind.NORMAL: _("Knock (น็อก) ×1"),
-    KnockKind.DARK: _("Dark knock (น็อกมืด) ×2"),
-    KnockKind.COLOR: _("Colour knock (น็อกสี) ×2"),
-    KnockKind.DARK_COLOR: _("Dark colour knock (น็อกมืดสี) ×4"),
-}
-PENALTY_LABELS = {
-    Penalty.DUMMY_DISCARD: _("Dummy discard (ทิ้งมี่)"),
-    Penalty.FULL_DISCARD: _("Full discard (ทิ้งเต็ม)"),
-    Penalty.HEAD_CLOSE: _("Close discard of the head (ทิ้งปี้หัว)"),
-    Penalty.SPETO_CLOSE: _("Close discard of a Speto (ทิ้งปี้สเปโต)"),
-    Penalty.SPETO_DEFENCE: _("Speto-defence first discard (ตีอ้อน / ตีกร่าง)"),
-    Penalty.SPETO_LAID_OFF: _("Let a Speto be laid off (ถูกฝากสเปโต)"),
-}
 HOUSE_AMOUNTS = {
     "dummy_discard": PENALTY_LABELS[Penalty.DUMMY_DISCARD],
     "full_discard": PENALTY_LABELS[Penalty.FULL_DISCARD],

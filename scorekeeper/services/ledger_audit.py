@@ -15,12 +15,12 @@ from typing import Any
 
 from scorekeeper.models import Game, LedgerLine, Night, Player, Standing
 from scorekeeper.reads.money import Choices, for_money, night_money, plan, written
+from scorekeeper.reads.scoresheet import scoresheet_state
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules import settle_up as rules
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.hand import hand_result
 from scorekeeper.rules.knock_dummy_document import game_from_document
-from scorekeeper.services import scoresheet
 from scorekeeper.services.debts_audit import night_debts_audit
 from scorekeeper.services.ledger import Delta, deltas
 
@@ -44,7 +44,7 @@ def night_audit(night: Night) -> list[str]:
         problems += _scoresheet(night, lines, games)
         if not for_money(night):
             return problems + _settle_up(night, {}, [])
-        state = scoresheet.scoresheet_state(night)
+        state = scoresheet_state(night)
         return problems + _settle_up(night, state.money, state.players)
     problems += _statuses(night, games)
     by_game: dict[int, list[LedgerLine]] = {}

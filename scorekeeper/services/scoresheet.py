@@ -6,33 +6,27 @@ Standing.net is the running total, kept in step in the same transaction. The nig
 `scoresheet` holds the house options and the target as the documents write them. Only Gong Zhu is
 played for money, settled when the night closes.
 
-The deal goes round the table one seat at a time, from the first dealer on, in seat order. In
-classic Dummy a fool discard (ทิ้งโง่) turns the next deal the other way round (the engine's
-`reverse_next_deal`), and it stays turned until another fool turns it back. A voided hand is left
-out of both, as if it had not been played.
+Where the match stands and who deals next (the deal going round, a fool turning it) are read by
+reads.scoresheet, for these writes as for the pages.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import BigIntegerField, Count, OuterRef, Q, Subquery, Window
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scorekeeper.models import Game, Group, Membership, Night, Player, Seat, Standing, Transfer
-from scorekeeper.reads.money import (
-    Choices,
-    cost_annotations,
-    costs_of,
-    for_money,
-    needs_games,
-    night_money,
+from scorekeeper.reads.money import Choices, for_money, needs_games, night_money
+from scorekeeper.reads.scoresheet import (
+    DUMMY,
+    GONG_ZHU,
+    ScoresheetState,
+    next_deal,
+    scoresheet_state,
 )
 from scorekeeper.rules import dummy_points, gong_zhu
-from scorekeeper.rules import scoresheet as scoresheet_rules
 from scorekeeper.rules.hand import ENGINES, hand_result
 from scorekeeper.services import ledger, once, settle_up
 from scorekeeper.services.access import audit
@@ -44,7 +38,6 @@ from scorekeeper.services.nights import (
     point_value_check,
 )
 
-DUMMY, GONG_ZHU = Night.Ruleset.DUMMY_POINTS, Night.Ruleset.GONG_ZHU
 RULESETS = (DUMMY, GONG_ZHU)
 PLAYERS: dict[str, tuple[int, int]] = {
     DUMMY: (dummy_points.MIN_PLAYERS, dummy_points.MAX_PLAYERS),
@@ -57,60 +50,6 @@ HAND_FIELDS: dict[str, set[str]] = {
 }
 # Every card to one player: a deal that is valid at any table, to check a night's settings.
 BIG_SHUAN = [str(card) for card in gong_zhu.Card]
-FOOL = Q(document__has_key="fool") & ~Q(document__fool=None)  # classic Dummy: it turns the deal
-
-
-@dataclass(frozen=True)
-class ScoresheetState:
-    """Where a score-sheet night stands: each seated player's total and, once over, who won."""
-
-    players: list[Player]  # in seat order
-    totals: dict[str, int]
-    ended: bool
-    winners: tuple[str, ...]
-    pigs: tuple[str, ...]  # Gong Zhu's หมู, once the negative target is reached
-    money: dict[str, int]  # Gong Zhu: what each receives (+) or pays (−) in points, pairwise
-    pairwise: tuple[gong_zhu.Payment, ...]  # Gong Zhu: every pair's difference, lower pays
-    costs: dict[str, Decimal]  # what the night's shared costs make each owed (+) or owe (−)
-
-
-def scoresheet_state(night: Night) -> ScoresheetState:
-    """Return the standings of a score-sheet night as its engine reads the running totals.
-
-    One statement however long the match: the seats with each player's Standing, which every
-    hand and void keeps in step.
-    """
-    net = Standing.objects.filter(night=night, player=OuterRef("player_id")).order_by()
-    seats = list(
-        night.seats.current()
-        .select_related("player")
-        .annotate(
-            total=Coalesce(Subquery(net.values("net")), 0, output_field=BigIntegerField()),
-            **cost_annotations(night),
-        )
-    )
-    players = [s.player for s in seats]
-    totals = {s.player.name: s.total for s in seats}
-    costs = {s.player.name: costs_of(s) for s in seats}
-    if night.ruleset == GONG_ZHU:
-        state = gong_zhu.standing(totals, _gong_zhu_target(night))
-        return ScoresheetState(
-            players,
-            totals,
-            state.ended,
-            state.winners,
-            state.pigs,
-            gong_zhu.pairwise_net(totals),
-            gong_zhu.pairwise(totals),
-            costs,
-        )
-    dummy = dummy_points.standing(totals, int(night.scoresheet["target"]))
-    return ScoresheetState(players, totals, dummy.ended, dummy.winners, (), {}, (), costs)
-
-
-def _gong_zhu_target(night: Night) -> gong_zhu.Target:
-    target = night.scoresheet["target"]
-    return gong_zhu.Target(int(target["points"]), gong_zhu.Direction(target["direction"]))
 
 
 def hand_document(night: Night, players: Sequence[str], hand: dict[str, Any]) -> dict[str, Any]:
@@ -217,39 +156,6 @@ def scoresheet_open(
     audit(actor=actor, action="scoresheet-open", night=night, detail={"ruleset": ruleset},
           key=idempotency_key)  # fmt: skip
     return night
-
-
-# -- the deal going round ------------------------------------------------------------------------
-
-
-def next_deal(night: Night, players: Sequence[Player]) -> tuple[Player, int]:
-    """Return who deals the next hand and which way the deal goes round (1, or −1 once turned).
-
-    The dealer is the seat after the last hand's dealer among `players` (the seats, in order),
-    either way round. One statement however long the match: only the last hand that counts is
-    read, with the fool discards up to it counted by the database.
-    """
-    last = (
-        night.games.counted()
-        .annotate(fools=Window(Count("pk", filter=FOOL)))
-        .order_by("-number")
-        .values("dealer_id", "fools")
-        .first()
-    )
-    seats = [p.pk for p in players]
-    first = night.first_dealer_id
-    turned = last is not None and night.ruleset == DUMMY and last["fools"] % 2 == 1
-    dealer, step = scoresheet_rules.next_deal(
-        seats, last and last["dealer_id"], first, turned=turned
-    )
-    if dealer not in seats:  # the first dealer left the table before the first hand
-        return night.first_dealer, step
-    return players[seats.index(dealer)], step
-
-
-def next_dealer(night: Night) -> Player:
-    """Return who deals the next hand: the seat after the last hand's dealer, either way round."""
-    return next_deal(night, scoresheet_state(night).players)[0]
 
 
 # -- hands ---------------------------------------------------------------------------------------

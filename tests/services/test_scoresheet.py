@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.models import AuditEntry, Game, Membership, MoneyLine, Night, Standing, Transfer
+from scorekeeper.reads.scoresheet import next_dealer, scoresheet_state
 from scorekeeper.rules import dummy_points_document, gong_zhu, gong_zhu_document
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, nights, scoresheet
@@ -137,7 +138,7 @@ def test_the_deal_goes_round_the_table_one_seat_a_hand(gong):
         for _ in range(3)
     ]
     assert dealers == ["Ann", "Bee", "Cat"]
-    assert scoresheet.next_dealer(gong).name == "Dan"
+    assert next_dealer(gong).name == "Dan"
 
 
 def test_a_fool_turns_the_next_deal_of_classic_dummy_the_other_way_round(dummy):
@@ -145,16 +146,16 @@ def test_a_fool_turns_the_next_deal_of_classic_dummy_the_other_way_round(dummy):
     first = scoresheet.hand_record(night=dummy, hand=fooled)
     assert first.dealer.name == "Ann"
     # Seats Ann, Bee, Cat: Bee would deal next; after the fool the deal goes back to Cat.
-    assert scoresheet.next_dealer(dummy).name == "Cat"
+    assert next_dealer(dummy).name == "Cat"
     second = scoresheet.hand_record(night=dummy, hand=dummy_hand("Bee", Ann=-5, Cat=-5))
     assert second.dealer.name == "Cat"
-    assert scoresheet.next_dealer(dummy).name == "Bee"
+    assert next_dealer(dummy).name == "Bee"
 
 
 def test_a_voided_fool_discard_leaves_the_deal_as_it_was(dummy):
     fooled = {**dummy_hand("Bee", Ann=-10, Cat=5), "fool": "Ann"}
     scoresheet.hand_void(game=scoresheet.hand_record(night=dummy, hand=fooled))
-    assert scoresheet.next_dealer(dummy).name == "Ann"  # as if never dealt
+    assert next_dealer(dummy).name == "Ann"  # as if never dealt
     again = scoresheet.hand_record(night=dummy, hand=fooled)
     after = scoresheet.hand_record(night=dummy, hand=dummy_hand("Bee", Ann=-5, Cat=-5))
     assert (again.dealer.name, after.dealer.name) == ("Ann", "Cat")
@@ -178,7 +179,7 @@ def test_a_gong_zhu_match_ends_at_the_target_with_the_pig_and_the_winner(gong):
     scoresheet.hand_record(
         night=gong, hand=captured(Ann=["DJ"], Bee=["SQ", *HEARTS[:4]], Cat=[*HEARTS[4:], "C10"])
     )
-    state = scoresheet.scoresheet_state(gong)
+    state = scoresheet_state(gong)
     # Bee: −100 − (2 + 3 + 4 + 5); Cat: −(6 + 7 + 8 + 9 + 10 + 20 + 30 + 40 + 50), doubled.
     assert state.totals == {"Ann": 50, "Bee": -102 - 114, "Cat": -184 - 360, "Dan": -100}
     assert state.ended
@@ -199,9 +200,9 @@ def test_a_hand_after_the_end_of_the_match_is_refused_clearly(gong):
 
 def test_a_classic_dummy_match_is_won_by_the_first_to_the_target(dummy):
     scoresheet.hand_record(night=dummy, hand=dummy_hand("Ann", Ann=20, Bee=-20, Cat=10))
-    assert not scoresheet.scoresheet_state(dummy).ended
+    assert not scoresheet_state(dummy).ended
     scoresheet.hand_record(night=dummy, hand=dummy_hand("Bee", Ann=35, Bee=10, Cat=-10))
-    state = scoresheet.scoresheet_state(dummy)
+    state = scoresheet_state(dummy)
     # Ann: 20 + 50 (the knock card) + 35 = 105, past 100; Bee: −20 + 10 + 50.
     assert state.totals == {"Ann": 105, "Bee": 40, "Cat": 0}
     assert (state.ended, state.winners) == (True, ("Ann",))
@@ -274,9 +275,9 @@ def test_voiding_a_hand_takes_its_scores_off_and_keeps_it_on_the_sheet(gong):
 def test_voiding_the_hand_that_ended_the_match_lets_it_go_on(gong):
     scoresheet.hand_record(night=gong, hand=pig_hand("Bee", "Cat"))
     last = scoresheet.hand_record(night=gong, hand=pig_hand("Bee", "Cat"))
-    assert scoresheet.scoresheet_state(gong).ended
+    assert scoresheet_state(gong).ended
     scoresheet.hand_void(game=last)
-    assert not scoresheet.scoresheet_state(gong).ended
+    assert not scoresheet_state(gong).ended
     # The voided hand is as if never dealt: Bee deals again.
     assert scoresheet.hand_record(night=gong, hand=pig_hand("Bee", "Cat")).dealer.name == "Bee"
 
@@ -284,7 +285,7 @@ def test_voiding_the_hand_that_ended_the_match_lets_it_go_on(gong):
 def test_closing_gong_zhu_asks_the_fewest_transfers_of_the_pairwise_money(gong):
     scoresheet.hand_record(night=gong, hand=pig_hand("Bee", "Cat"))
     scoresheet.hand_record(night=gong, hand=pig_hand("Bee", "Cat"))
-    state = scoresheet.scoresheet_state(gong)
+    state = scoresheet_state(gong)
     rows = scoresheet.scoresheet_close(night=gong)
     gong.refresh_from_db()
     assert not gong.is_open

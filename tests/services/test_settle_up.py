@@ -8,6 +8,7 @@ import pytest
 
 from scorekeeper.models import LedgerLine, MoneyLine, Night, Transfer
 from scorekeeper.reads.money import Choices
+from scorekeeper.reads.scoresheet import scoresheet_state
 from scorekeeper.services import costs, games, nights, scoresheet
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import night_audit
@@ -179,7 +180,7 @@ def test_the_audit_finds_a_fee_line_added_and_a_transfer_changed_behind_its_back
 def test_a_gong_zhu_match_closes_with_its_costs_fee_and_rounding_and_audits_clean(db):
     gong = make_scoresheet(point_value=B("0.5"))
     scoresheet.hand_record(night=gong, hand=pig_hand("Bee", "Cat"))
-    seated = scoresheet.scoresheet_state(gong).players
+    seated = scoresheet_state(gong).players
     costs.cost_add(night=gong, reason="ชานม", baht=B(120), paid_by=seated[0], among=seated)
     transfers = scoresheet.scoresheet_close(
         night=gong, choices=Choices(fee=B(10), fee_per="night", rounding=20)

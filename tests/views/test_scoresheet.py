@@ -556,7 +556,7 @@ def test_the_history_chart_draws_at_most_its_points_the_first_and_last_among_the
     points, labels = drawn()
     assert len(points) == 24  # every hand that counts: not the voided one
     assert labels == ["1", "25"]
-    monkeypatch.setattr("scorekeeper.views.scoresheet.CHART_POINTS", 5)
+    monkeypatch.setattr("scorekeeper.reads.scoresheet.CHART_POINTS", 5)
     points, labels = drawn()
     assert len(points) == 5
     assert labels == ["1", "25"]

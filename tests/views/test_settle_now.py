@@ -5,6 +5,7 @@ import re
 from decimal import Decimal
 
 from scorekeeper.models import Transfer
+from scorekeeper.reads.scoresheet import scoresheet_state
 from scorekeeper.rules.transfers import fewest_transfers
 from scorekeeper.services import costs, nights, scoresheet
 from tests.views.conftest import finish_data
@@ -67,5 +68,5 @@ def test_a_gong_zhu_night_for_money_shows_its_running_transfers(en, gong):
     assert "If the night ended now" in body and shown(body) == []
     scoresheet.hand_record(night=gong, hand=_captured(pig_hand()))
     body = en.get(f"/s/{gong.pk}/").content.decode()
-    plan = in_baht(scoresheet.scoresheet_state(gong).money, gong.point_value)
+    plan = in_baht(scoresheet_state(gong).money, gong.point_value)
     assert shown(body) == plan and plan
