@@ -8,106 +8,17 @@ from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper.card import NightCard, card_key, card_png
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Night, ShareLink
-from scorekeeper.reads import pay, sums
-from scorekeeper.reads.board import scoreboard
-from scorekeeper.reads.settle import transfer_rows
+from scorekeeper.reads.share import games_text, night_card, night_summary
 from scorekeeper.services import group_rules, sharing
-from scorekeeper.templatetags.score import baht_text, date_text, signed_baht
+from scorekeeper.templatetags.score import date_text, signed_baht
 from scorekeeper.views.access import HOST, membership_in, night_for
 
 LINE_SHARE = "https://line.me/R/share?text="
-
-
-def night_summary(night: Night) -> dict[str, Any]:
-    """What a shared night shows: the nets, who pays whom (fixed once closed, else as it would
-    be now), the number of games, and the same as plain text and as a card."""
-    board = scoreboard(night)
-    usual = group_rules.usual_of(night.group).close
-    money = sums.board_sums(night, board, usual)  # each player's money, part by part
-    if night.is_open:
-        transfers = [
-            {**t, "paid": False, "carried": False, "changed": None}
-            for t in sums.settle_now(money, [r.player for r in board])
-        ]
-    else:
-        transfers = [
-            {
-                "payer": row["transfer"].payer.name,
-                "payee": row["transfer"].payee_name,
-                "baht": row["baht"],
-                "paid": row["paid"],
-                "carried": row["carried"],
-                # The payee's number changed since the close: everyone is told, here too.
-                "changed": pay.changed(row["transfer"].payee, row["transfer"].created_at),
-            }
-            for row in transfer_rows(night)
-        ]
-    players = {r.player.name: r.player for r in board}
-    for t in transfers:  # where the payee is paid, as anyone may read it (an id masked)
-        payee = players.get(t["payee"])
-        t["promptpay"] = pay.shown_target(payee, None) if payee and payee.promptpay else ""
-    games = night.games.counted().count()
-    shown = sums.context(money)
-    return {
-        "night": night,
-        "board": board,
-        **shown,
-        "transfers": transfers,
-        "games": games,
-        "share": share_text(night, shown, transfers, games),
-    }
-
-
-def _games_text(games: int) -> str:
-    return ngettext("%(n)s game", "%(n)s games", games) % {"n": games}
-
-
-def share_text(
-    night: Night, shown: dict[str, Any], transfers: list[dict[str, Any]], games: int
-) -> str:
-    """The night as plain text for the group's chat: the date in the Buddhist Era, the games,
-    each player's sum (views.sums: the games, costs, fee and rounding, what they pay or
-    receive) and who pays whom, in whole baht where they are whole."""
-    lines = [
-        f"{_('Scorekeeper')} · {night.group.name}",
-        f"{date_text(night.started_at)} · {_games_text(games)}",
-    ]
-    lines += [line.text for line in shown["sums"]]
-    if shown["sums_assumed"]:
-        lines.append(shown["sums_assumed"])
-    if transfers:
-        lines.append(_("Who pays whom:"))
-    for t in transfers:
-        tick = " ✓" if t["paid"] else f" ({_('carried to next time')})" if t["carried"] else ""
-        to = f" · {_('PromptPay')} {t['promptpay']}" if t["promptpay"] else ""
-        lines.append(f"{t['payer']} → {t['payee']}: {baht_text(t['baht'])} ฿{to}{tick}")
-    return "\n".join(lines)
-
-
-def night_card(context: dict[str, Any]) -> NightCard:
-    night: Night = context["night"]
-    return NightCard(
-        title=night.group.name,
-        date_text=date_text(night.started_at),
-        games_text=_games_text(context["games"]),
-        nets_heading=_("What each pays or receives"),
-        nets=tuple(
-            (line.name, f"{signed_baht(line.total)} ฿", (*line.parts, f"= {line.total_text}"))
-            for line in context["sums"]
-        ),
-        nets_note=context["sums_assumed"],  # an open night's totals take the usual fee as due
-        transfers_heading=_("Who pays whom"),
-        transfers=tuple(
-            (t["payer"], t["payee"], f"{baht_text(t['baht'])} ฿") for t in context["transfers"]
-        ),
-        footer=_("Scorekeeper"),
-    )
 
 
 def _png(request: HtmxHttpRequest, card: NightCard, *, public: bool) -> HttpResponse:
@@ -135,7 +46,7 @@ def _open_graph(request: HtmxHttpRequest, context: dict[str, Any], link: ShareLi
             "date": date_text(night.started_at),
         },  # fmt: skip
         "og_description": " · ".join(
-            text for text in (_games_text(context["games"]), nets, context["sums_assumed"]) if text
+            text for text in (games_text(context["games"]), nets, context["sums_assumed"]) if text
         ),
         "og_image": request.build_absolute_uri(reverse("shared-card", args=[link.token])),
     }
@@ -145,7 +56,7 @@ def _open_graph(request: HtmxHttpRequest, context: dict[str, Any], link: ShareLi
 def summary(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """A clean page of the night, with a button to share it with the group's chat."""
     night = night_for(request, night_id, scoresheet=False)
-    context = night_summary(night)
+    context = night_summary(night, group_rules.usual_of(night.group).close)
     if request.membership.may_play:  # a viewer reads; sharing makes a link, which a player may
         link = sharing.share_link_for(night=night, actor=request.membership)
         context.update(_open_graph(request, context, link))
@@ -159,7 +70,8 @@ def summary(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
 def card(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """The night's card, for a member's phone to share as a picture."""
     night = night_for(request, night_id, scoresheet=False)
-    return _png(request, night_card(night_summary(night)), public=False)
+    usual = group_rules.usual_of(night.group).close
+    return _png(request, night_card(night_summary(night, usual)), public=False)
 
 
 def _live(token: str) -> ShareLink:
@@ -173,7 +85,7 @@ def _live(token: str) -> ShareLink:
 def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The night read-only, for whoever holds the link: no account, no cookies needed."""
     link = _live(token)
-    context = night_summary(link.night)
+    context = night_summary(link.night, group_rules.usual_of(link.night.group).close)
     context.update(_open_graph(request, context, link))
     context["shared"] = True
     if membership_in(request, link.night.group) is not None:  # a member: the night in full
@@ -184,7 +96,9 @@ def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
 @require_GET
 def shared_card(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The card of a shared night, for a chat's preview."""
-    return _png(request, night_card(night_summary(_live(token).night)), public=True)
+    night = _live(token).night
+    usual = group_rules.usual_of(night.group).close
+    return _png(request, night_card(night_summary(night, usual)), public=True)
 
 
 @require_POST

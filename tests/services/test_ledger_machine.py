@@ -28,7 +28,7 @@ from scorekeeper.models import (
     Player,
 )
 from scorekeeper.reads import money as settle_up
-from scorekeeper.reads import sums
+from scorekeeper.reads import share, sums
 from scorekeeper.reads.game import undo_until
 from scorekeeper.reads.history import CHART_POINTS
 from scorekeeper.reads.sums import sum_line
@@ -41,7 +41,6 @@ from scorekeeper.rules.money import baht
 from scorekeeper.services import costs, games, group_rules, nights
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.ledger_audit import night_audit
-from scorekeeper.views import share
 from scorekeeper.views.table import table_context
 from tests.services.conftest import make_night
 
@@ -429,7 +428,7 @@ class NightMachine(RuleBasedStateMachine):
             plan.carrier,
         )  # fmt: skip  # nothing is paid at the table here: what is left is what was won
         want = [sum_line(row) for row in rows]
-        summary = share.night_summary(table)
+        summary = share.night_summary(table, group_rules.usual_of(table.group).close)
         assert summary["sums"] == want
         assert sum(line.total for line in want) == 0  # the house's fee included
         text = summary["share"].splitlines()

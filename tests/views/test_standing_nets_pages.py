@@ -16,12 +16,12 @@ from django.utils import translation
 from scorekeeper.card import card_svg
 from scorekeeper.models import Game, Membership, Night, Player
 from scorekeeper.reads.money import Choices, Close
+from scorekeeper.reads.share import night_card, night_summary
 from scorekeeper.rules.knock_dummy import settle_events
 from scorekeeper.rules.knock_dummy_document import game_from_document
 from scorekeeper.rules.money import baht
 from scorekeeper.services import games, group_rules, nights
 from scorekeeper.services.group_rules import Usual
-from scorekeeper.views.share import night_card, night_summary
 from tests.services.test_ledger_machine import amount
 from tests.test_card import drawn_texts
 
@@ -229,7 +229,8 @@ def test_the_share_text_and_the_card_after_an_undo_charge_the_fee_to_the_standin
     card_png = en.get(reverse("summary-card", args=[table.pk]))
     assert card_png.status_code == 200 and card_png.content.startswith(b"\x89PNG")
     with translation.override("en"):  # the card the phone just fetched, as SVG to read
-        card = night_card(night_summary(Night.objects.get(pk=table.pk)))
+        night = Night.objects.get(pk=table.pk)
+        card = night_card(night_summary(night, group_rules.usual_of(night.group).close))
     assert {net[0]: amount(net[1]) for net in card.nets} == want
     drawn = {t["string"] for t in drawn_texts(card_svg(card))}
     assert all(net[1] in drawn for net in card.nets)

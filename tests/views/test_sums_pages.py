@@ -16,9 +16,9 @@ from django.test import Client
 from scorekeeper.card import NOTE_SIZE, NightCard, card_png, card_svg
 from scorekeeper.models import Membership, Night, ShareLink
 from scorekeeper.reads.money import Choices, Close
+from scorekeeper.reads.share import night_card, night_summary
 from scorekeeper.services import games, group_rules, nights, scoresheet, sharing
 from scorekeeper.services.group_rules import Usual
-from scorekeeper.views.share import night_card, night_summary
 from tests.reads.test_sums import engine_points
 from tests.test_card import drawn_texts
 from tests.views.test_budgets import PAGE_BUDGET, add_settled_games, statements
@@ -141,7 +141,7 @@ def test_the_card_shows_each_sum_1200_wide_growing_taller_with_them(client, tabl
     width, height = png_size(response.content)
     SCREENS.mkdir(parents=True, exist_ok=True)  # kept for a person to look at, as the screens
     (SCREENS / "card-sums.png").write_bytes(response.content)
-    card = night_card(night_summary(night))
+    card = night_card(night_summary(night, None))  # closed: as the close chose
     bare = replace(card, nets=tuple(n[:2] for n in card.nets))  # the same card, sums left out
     assert width == 1200 and height > png_size_of(bare)[1]
     drawn = [text["string"] for text in drawn_texts(card_svg(card))]  # each text as read
@@ -154,7 +154,7 @@ def test_the_card_shows_each_sum_1200_wide_growing_taller_with_them(client, tabl
 def test_an_open_nights_card_and_link_preview_say_which_fee_and_rounding_they_assume(client, table):
     night = with_usual_rules(table)
     client.get(f"/s/{night.pk}/summary")  # a player's visit makes the share link
-    card = night_card(night_summary(night))
+    card = night_card(night_summary(night, group_rules.usual_of(night.group).close))
     texts = drawn_texts(card_svg(card))
     strings = [text["string"] for text in texts]
     note = [i for i, text in enumerate(texts) if (text["x"], text["size"]) == (48, NOTE_SIZE)]
