@@ -4,6 +4,7 @@ between the same players: the tab the services, pages and browser tests settle."
 from decimal import Decimal
 
 from scorekeeper.models import Group, Membership, MoneyLine, Night
+from scorekeeper.reads.debts import owed
 from scorekeeper.services import debts, games, nights
 
 NAMES = ["Ann", "Bee", "Cat", "Dan"]
@@ -42,4 +43,4 @@ def two_way_tab(group: Group, actor: Membership | None = None) -> list[MoneyLine
     carried_night(group, "Ann", "0.5", actor)
     carried_night(group, "Bee", "0.3333", actor)
     carried_night(group, "Ann", "0.25", actor)
-    return list(debts.owed(group))
+    return list(owed(group))

@@ -5,13 +5,14 @@ of night (the score sheets' settle-up too: reads.scoresheet)."""
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 
 from scorekeeper.models import Membership, MoneyLine, Night
 from scorekeeper.reads import sums
 from scorekeeper.reads.board import Row, scoreboard
 from scorekeeper.reads.costs import settle_up_part
+from scorekeeper.reads.debts import carried_debts
 from scorekeeper.reads.money import Close
 from scorekeeper.reads.pay import debt_rows, with_pay
 
@@ -56,26 +57,6 @@ def transfer_rows(night: Night) -> list[dict[str, Any]]:
         }
         for t in transfers
     ]
-
-
-def carried_debts(night: Night) -> QuerySet[MoneyLine]:
-    """The debts the night's settle-up shows beside its own transfers: those carried from an
-    earlier night and still owed, and those paid at this night (`paid_at`, `paid_by` say when
-    and who tapped). One statement."""
-    settles = MoneyLine.objects.standing().filter(carried=OuterRef("pk"))
-    here = settles.filter(night=night).order_by("-id")
-    lines = (
-        MoneyLine.objects.standing()
-        .filter(group_id=night.group_id, item=MoneyLine.Item.CARRY)
-        .exclude(night=night)
-        .annotate(
-            paid=Exists(settles),
-            paid_at=Subquery(here.values("recorded_at")[:1]),
-            paid_by=Subquery(here.values("by__name")[:1]),
-        )
-        .filter(Q(paid_at__isnull=False) | Q(paid=False, night__started_at__lt=night.started_at))
-    )
-    return lines.select_related("payer", "payee", "night").order_by("id")
 
 
 def settle_transfers(

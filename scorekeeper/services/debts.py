@@ -7,19 +7,11 @@ night: it is owed to the group's running balance instead.
 """
 
 from django.db import transaction
-from django.db.models import QuerySet
 
-from scorekeeper.models import Group, Membership, MoneyLine, Night, Transfer
+from scorekeeper.models import Membership, MoneyLine, Night, Transfer
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.nights import lock_transfer, money_reverse
-
-
-def owed(group: Group) -> QuerySet[MoneyLine]:
-    """What the group's players still owe each other across nights: each debt carried and not
-    paid, oldest first, with its night and who owes whom."""
-    lines = MoneyLine.objects.filter(group=group).open_debts()
-    return lines.select_related("payer", "payee", "night").order_by("id")
 
 
 def _detail(line: MoneyLine) -> dict[str, object]:

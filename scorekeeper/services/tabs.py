@@ -13,69 +13,16 @@ others' writes on those rows do not wait for.
 """
 
 from collections.abc import Iterable
-from decimal import Decimal
-from typing import Any
 
 from django.db import transaction
-from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from scorekeeper.models import Group, Membership, MoneyLine, Night, Player, Tab, TabTransfer
+from scorekeeper.reads.debts import as_debts, owed
 from scorekeeper.rules import tab as rules
-from scorekeeper.rules.settle_up import HOUSE
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.nights import money_reverse
-
-
-def carried(group: Group) -> QuerySet[MoneyLine]:
-    """The debts a settle of the tab would replace now: every carry still owed, oldest first."""
-    lines = MoneyLine.objects.filter(group=group).open_debts()
-    return lines.select_related("payer", "payee", "night").order_by("id")
-
-
-def totals(debts: Iterable[MoneyLine]) -> dict[str, Decimal]:
-    """Each party's total across `debts`: owed (+) or owing (−), by player id ("" the house)."""
-    return rules.nets(_debts(debts))
-
-
-def _debts(lines: Iterable[MoneyLine]) -> list[rules.Debt]:
-    return [rules.Debt(_party(line.payer_id), _party(line.payee_id), line.baht) for line in lines]
-
-
-def _party(player_id: int | None) -> str:
-    return HOUSE if player_id is None else str(player_id)
-
-
-def replaced(tab: Tab) -> QuerySet[MoneyLine]:
-    """The carried debts the tab replaced, each with its night and who owed whom."""
-    return (
-        MoneyLine.objects.filter(settles__tab=tab, settles__reverses__isnull=True)
-        .select_related("payer", "payee", "night")
-        .order_by("id")
-    )
-
-
-def transfer_rows(tab: Tab) -> list[dict[str, Any]]:
-    """The tab's transfers, each paid or not by the payment that stands, with who tapped "paid"
-    and when. One statement."""
-    paid = (
-        MoneyLine.objects.standing()
-        .filter(tab_transfer=OuterRef("pk"), item=MoneyLine.Item.PAID)
-        .order_by("-id")
-    )
-    transfers = (
-        tab.transfers.select_related("payer", "payee", "received_by")
-        .annotate(
-            paid_at=Subquery(paid.values("recorded_at")[:1]),
-            paid_by=Subquery(paid.values("by__name")[:1]),
-        )
-        .order_by("id")
-    )
-    return [
-        {"transfer": t, "paid": t.paid_at is not None, "paid_at": t.paid_at, "paid_by": t.paid_by}
-        for t in transfers
-    ]
 
 
 def _lock_group(group: Group) -> Group:
@@ -120,8 +67,8 @@ def tab_settle(*, group: Group, actor: Membership) -> Tab:
     actor = _host(actor, group, "tab-host", "only a host settles the tab")
     # The nights read before their locks, the debts after: a debt carried meanwhile on another
     # night waits for the next tab, and one of a locked night is read as it now stands.
-    nights = _lock_nights(carried(group).values_list("night_id", flat=True))
-    debts = list(carried(group).filter(night_id__in=nights))
+    nights = _lock_nights(owed(group).values_list("night_id", flat=True))
+    debts = list(owed(group).filter(night_id__in=nights))
     if not debts:
         raise ServiceError("tab-empty", "nothing is carried across nights: there is no tab")
     tab = Tab.objects.create(group=group, by=actor)
@@ -142,7 +89,7 @@ def tab_settle(*, group: Group, actor: Membership) -> Tab:
     players = {str(p.pk): p for p in Player.objects.filter(group=group)}
     planned = [
         TabTransfer(tab=tab, payer=players[p.payer], payee=players.get(p.payee), baht=p.baht)
-        for p in rules.settle(_debts(debts))
+        for p in rules.settle(as_debts(debts))
     ]
     TabTransfer.objects.bulk_create(planned)
     audit(actor=actor, action="tab-settle", group=group, detail=_detail(tab, planned, len(debts)))

@@ -7,10 +7,8 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import charts, stats
 from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
 from scorekeeper.forms.groups import (
@@ -24,10 +22,10 @@ from scorekeeper.forms.groups import (
 )
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Group, MoneyLine
-from scorekeeper.reads.pay import debt_rows
+from scorekeeper.reads.group import group_page
+from scorekeeper.reads.player import player_page
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import access, debts, group_rules, nights, payments
-from scorekeeper.views import tabs
 from scorekeeper.views.access import (
     HOST,
     PLAYER,
@@ -78,19 +76,13 @@ def detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 
 
 def _detail_context(request: HtmxHttpRequest, group: Group, **forms: Any) -> dict[str, Any]:
-    players = list(group.players.order_by("name"))
-    me = next((p for p in players if p.pk == request.membership.player_id), None)
+    """The group's page (reads.group) with its forms: "this is me", the PromptPay number and, a
+    host's to change, the group's own rules."""
+    context = group_page(group, request.membership)
+    players, me = context["players"], context["me"]
     initial = {"promptpay": me.promptpay, "promptpay_public": me.promptpay_public} if me else {}
-    owed = list(debts.owed(group))
     return {
-        "group": group,
-        "nights": stats.group_nights(group),
-        "players": players,
-        "owed": debt_rows(owed, request.membership),
-        # The tab to settle, and the latest settled tabs with their transfers.
-        **tabs.context(group, owed, players, request.membership),
-        "membership": request.membership,
-        "me": me,
+        **context,
         "me_form": MeForm(players=[(p.pk, p.name) for p in players]),
         "promptpay_form": PromptPayForm(initial=initial),
         # The group's own rules: a host's to change, so only a host is shown the form.
@@ -190,13 +182,7 @@ def debt_paid(request: HtmxHttpRequest, group_id: int, debt_id: int) -> HttpResp
 def player(request: HtmxHttpRequest, group_id: int, player_id: int) -> HttpResponse:
     """One player's lifetime at the group's tables."""
     member = player_for(request, group_id, player_id)
-    record = stats.player_record(member)
-    chart = charts.line_chart(
-        charts.series({member.name: record.over_time_whole}),
-        labels=record.dates,
-        title=_("Net over time, in baht"),
-    )
-    context = {"group": member.group, "record": record, "chart": chart}
+    context = player_page(member)
     return render(request, "groups/player.html", context)
 
 

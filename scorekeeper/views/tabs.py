@@ -1,8 +1,6 @@
-"""Settling the tab on the group's page (เคลียร์ยอดค้าง): each player's total across the debts
-carried across nights, a host's tap that nets them into the fewest transfers, and those
-transfers paid and received as a night's are."""
-
-from typing import Any
+"""Settling the tab on the group's page (เคลียร์ยอดค้าง): a host's tap that nets the debts carried
+across nights into the fewest transfers, its taking back, and those transfers paid and received
+as a night's are (what the page shows of the tab: reads.group)."""
 
 from django.contrib import messages
 from django.http import HttpResponse
@@ -12,53 +10,10 @@ from django.views.decorators.http import require_POST
 
 from scorekeeper.error_text import error_text
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Group, Membership, MoneyLine, Player, Tab, TabTransfer, payee_name
-from scorekeeper.reads.pay import changed, pay
+from scorekeeper.models import Group, Tab, TabTransfer
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import tabs
 from scorekeeper.views.access import HOST, PLAYER, group_for
-
-SHOWN = 3  # the latest settled tabs the page shows; older ones are in the audit and the export
-
-
-def context(
-    group: Group, owed: list[MoneyLine], players: list[Player], viewer: Membership | None
-) -> dict[str, Any]:
-    """The tab to settle (each player's total across `owed`, the debts still carried) and the
-    latest settled tabs, each transfer with how to pay it by PromptPay."""
-    by_id = {str(p.pk): p for p in players}
-    totals = [
-        {"name": by_id[key].name if key in by_id else payee_name(None), "baht": baht}
-        for key, baht in tabs.totals(owed).items()
-    ]
-    totals.sort(key=lambda row: (row["baht"], row["name"]))
-    latest = Tab.objects.filter(group=group).with_taken_back().select_related("by")
-    return {
-        "tab_totals": totals,
-        "tabs": [_tab(tab, tab.taken_back, viewer) for tab in latest.order_by("-pk")[:SHOWN]],
-    }
-
-
-def _tab(tab: Tab, taken_back: bool, viewer: Membership | None) -> dict[str, Any]:
-    rows = [
-        {
-            **row,
-            "pay": None if row["paid"] or taken_back else _pay(row["transfer"], viewer),
-            "changed": changed(row["transfer"].payee, tab.recorded_at),
-        }
-        for row in tabs.transfer_rows(tab)
-    ]
-    return {
-        "tab": tab,
-        "taken_back": taken_back,
-        "transfers": rows,
-        "replaced": list(tabs.replaced(tab)) if not taken_back else [],
-        "may_undo": not taken_back and not any(row["paid"] for row in rows),
-    }
-
-
-def _pay(transfer: TabTransfer, viewer: Membership | None) -> dict | None:
-    return pay(transfer.payer, transfer.payee, transfer.baht, viewer)
 
 
 def _back(group: Group) -> HttpResponse:

@@ -27,6 +27,7 @@ from scorekeeper.models import (
     TabTransfer,
     Transfer,
 )
+from scorekeeper.reads.debts import owed
 from scorekeeper.reads.money import Choices
 from scorekeeper.services import (
     access,
@@ -788,7 +789,7 @@ def test_a_settled_tab_round_trips_through_the_json_and_audits_clean(db, tab_exp
     again = exports.group_json(group=group)
     assert without_time_of_export(again) == without_time_of_export(tab_export)
     assert Tab.objects.standing().count() == 1 and TabTransfer.objects.count() == 6
-    assert not debts.owed(group).exists()  # settled by the tab, as exported
+    assert not owed(group).exists()  # settled by the tab, as exported
     for tab in Tab.objects.all():
         assert tab_audit(tab) == []
     for night in group.nights.all():

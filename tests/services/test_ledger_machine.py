@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from scorekeeper import charts, stats
+from scorekeeper import charts
 from scorekeeper.models import (
     AuditEntry,
     Cost,
@@ -30,7 +30,9 @@ from scorekeeper.models import (
 from scorekeeper.reads import money as settle_up
 from scorekeeper.reads import share, sums
 from scorekeeper.reads.game import undo_until
-from scorekeeper.reads.history import CHART_POINTS
+from scorekeeper.reads.group import group_nights
+from scorekeeper.reads.history import CHART_POINTS, night_running
+from scorekeeper.reads.player import COUNTED, player_record
 from scorekeeper.reads.sums import sum_line
 from scorekeeper.rules import settle_up as money_rules
 from scorekeeper.rules.errors import RuleError, TieUnresolved
@@ -444,7 +446,7 @@ class NightMachine(RuleBasedStateMachine):
         """The history pages: the group's list of nights (each player's net and baht, the games
         counted) and the night's running balance, players by name as the page lists them (each
         step a counted game's nets), are the engine's."""
-        listed = stats.group_nights(table.group)
+        listed = group_nights(table.group)
         assert [r.night.pk for r in listed] == [table.pk]
         (night,) = listed
         assert night.games == len(counted)
@@ -454,7 +456,7 @@ class NightMachine(RuleBasedStateMachine):
         }
         assert [n for _, n, _ in night.nets] == sorted((n for _, n, _ in night.nets), reverse=True)
         players = sorted(Player.objects.filter(standings__night=table), key=lambda p: p.name)
-        labels, running = charts.thinned(*stats.night_running(table, players), most=CHART_POINTS)
+        labels, running = charts.thinned(*night_running(table, players), most=CHART_POINTS)
         rows = list(zip(labels, zip(*running.values(), strict=True), strict=True))
         steps = {str(g.number): engine[g.pk] for g in counted}
         so_far: Counter[int] = Counter()
@@ -478,9 +480,9 @@ class NightMachine(RuleBasedStateMachine):
         turn = list(people.values())[self.turn % len(people)]
         self.turn += 1
         for player in [turn] if table.is_open else people.values():
-            record = stats.player_record(player)
+            record = player_record(player)
             played = [
-                g for g in stored if g.status in stats.COUNTED and player.pk in g.seating
+                g for g in stored if g.status in COUNTED and player.pk in g.seating
             ]  # fmt: skip
             night = baht(expected[player.pk], rate) if played else None
             assert (record.nights, record.games) == (int(bool(played)), len(played))

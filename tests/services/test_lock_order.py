@@ -14,6 +14,7 @@ import pytest
 from django.db import connection
 
 from scorekeeper.models import Game, Membership, MoneyLine, Night, Player, Tab, Transfer
+from scorekeeper.reads.debts import owed as still_owed
 from scorekeeper.services import access, costs, debts, games, nights, tabs
 from scorekeeper.services.debts_audit import tab_audit
 from scorekeeper.services.ledger_audit import night_audit
@@ -83,7 +84,7 @@ def test_writes_on_one_carried_debt_at_once_go_one_after_the_other():
         lambda: debts.carry_undo(transfer=transfers[2], actor=host),
     )
     assert isinstance(unpaid, MoneyLine) and isinstance(undone, MoneyLine)
-    assert not debts.owed(night.group).exists()
+    assert not still_owed(night.group).exists()
     clean(night)
     # Two phones marking one debt paid, at a later night and between nights: paid once.
     host, night, transfers = closed()
@@ -214,7 +215,7 @@ def test_settling_the_tab_as_one_of_its_debts_is_paid_or_taken_back_settles_each
     )
     assert isinstance(paid, MoneyLine) and isinstance(settled, Tab)
     assert owed[4].pk not in {line.carried_id for line in settled.lines.all()}
-    assert settled.lines.count() == 8 and not debts.owed(host.group).exists()
+    assert settled.lines.count() == 8 and not still_owed(host.group).exists()
     tab_clean(host)
 
 
@@ -254,7 +255,7 @@ def test_taking_the_tab_back_as_one_of_its_transfers_is_paid_is_one_or_the_other
         lambda: tabs.tab_payment_record(transfer=transfer, actor=host),
     )
     assert isinstance(undone, list) and refused(paid, "tab-taken-back")
-    assert list(debts.owed(host.group)) == owed
+    assert list(still_owed(host.group)) == owed
     tab_clean(host)
     tab = tabs.tab_settle(group=host.group, actor=host)
     transfer = tab.transfers.first()
@@ -263,5 +264,5 @@ def test_taking_the_tab_back_as_one_of_its_transfers_is_paid_is_one_or_the_other
         lambda: tabs.tab_undo(tab=tab, actor=host),
     )
     assert isinstance(paid, MoneyLine) and refused(undone, "tab-paid")
-    assert not debts.owed(host.group).exists()
+    assert not still_owed(host.group).exists()
     tab_clean(host)

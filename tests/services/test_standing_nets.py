@@ -10,10 +10,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper.models import Game, LedgerLine, Membership, MoneyLine, Night, Player
+from scorekeeper.reads.history import night_running
 from scorekeeper.reads.money import Choices, cost_annotations, costs_of, night_money
 from scorekeeper.services import exports, games, nights, settle_up
 from scorekeeper.services.ledger_audit import night_audit
-from scorekeeper.stats import night_running
 from tests.services.conftest import make_night, player
 
 ANN_DARK = {"knock": {"player": "Ann", "kind": "dark"}, "points": {"Bee": 10, "Cat": 20, "Dan": 30}}

@@ -9,6 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from scorekeeper.models import AuditEntry, Group, Membership, MoneyLine, Tab, TabTransfer
+from scorekeeper.reads.debts import owed as still_owed
+from scorekeeper.reads.debts import replaced, tab_transfer_rows
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.tab import Debt, nets
 from scorekeeper.services import access, debts, tabs
@@ -57,7 +59,7 @@ def test_debts_both_ways_are_netted_into_the_fewest_transfers_exact_to_the_satan
         Debt("Cat", "Ann", Decimal("433.32")), Debt("Dan", "Ann", Decimal("300.03")),
         Debt("Dan", "Bee", Decimal("24.96")),
     ]  # fmt: skip
-    assert not debts.owed(group).exists()
+    assert not still_owed(group).exists()
     clean(group)
 
 
@@ -67,7 +69,7 @@ def test_every_carry_it_replaces_is_marked_settled_by_the_tab(group, host):
     settles = MoneyLine.objects.filter(tab=tab, item=MoneyLine.Item.SETTLE)
     assert sorted(s.carried_id for s in settles) == sorted(d.pk for d in owed)
     assert all(s.night_id is None and s.baht == s.carried.baht for s in settles)
-    assert list(tabs.replaced(tab)) == owed
+    assert list(replaced(tab)) == owed
     entry = AuditEntry.objects.get(action="tab-settle")
     assert (
         entry.membership == host and entry.detail["debts"] == 9 and entry.detail["unit"] == "baht"
@@ -98,7 +100,7 @@ def test_the_tab_s_transfers_are_paid_and_received_like_a_night_s(group, host):
     with pytest.raises(RuleError) as refused:
         tabs.tab_payment_receive(transfer=transfer, actor=host)
     assert refused.value.code == "received-twice"
-    rows = tabs.transfer_rows(tab)
+    rows = tab_transfer_rows(tab)
     assert rows[0]["paid"] and rows[0]["paid_by"] == "Ann" and not rows[1]["paid"]
     tabs.tab_payment_undo(transfer=transfer, actor=host)  # a host reopens it
     assert MoneyLine.objects.get(reverses=line).payer == line.payee
@@ -114,11 +116,11 @@ def test_taking_the_tab_back_owes_every_debt_again_and_is_refused_once_one_is_pa
     with pytest.raises(RuleError) as refused:
         tabs.tab_undo(tab=tab, actor=host)
     assert refused.value.code == "tab-paid"
-    assert not debts.owed(group).exists()
+    assert not still_owed(group).exists()
     tabs.tab_payment_undo(transfer=transfer, actor=host)
     reversals = tabs.tab_undo(tab=tab, actor=host)
     assert len(reversals) == 9 and all(r.reverses.tab == tab for r in reversals)
-    assert list(debts.owed(group)) == owed  # owed again, each as it was
+    assert list(still_owed(group)) == owed  # owed again, each as it was
     assert not Tab.objects.standing().filter(pk=tab.pk).exists()
     assert MoneyLine.objects.filter(pk=payment.pk).exists()  # nothing erased
     with pytest.raises(RuleError) as refused:
@@ -140,7 +142,7 @@ def test_nothing_is_netted_without_a_host_s_tap(group, host, role):
     with pytest.raises(RuleError) as refused:
         tabs.tab_settle(group=group, actor=other)
     assert refused.value.code == "tab-host"
-    assert not Tab.objects.exists() and debts.owed(group).count() == 9
+    assert not Tab.objects.exists() and still_owed(group).count() == 9
     tab = tabs.tab_settle(group=group, actor=host)
     with pytest.raises(RuleError) as refused:
         tabs.tab_undo(tab=tab, actor=other)
@@ -160,12 +162,12 @@ def test_a_tab_whose_debts_cancel_out_settles_them_with_no_transfer(group, host)
     carried_night(group, "Ann", "0.5", host)
     carried_night(group, "Bee", "0.5", host)
     both_ways = {("Bee", "Ann"), ("Ann", "Bee")}  # 250 baht each way
-    for debt in debts.owed(group):
+    for debt in still_owed(group):
         if (debt.payer.name, debt.payee_name) not in both_ways:
             debts.debt_settle(debt=debt, actor=host)  # the others paid one by one
     tab = tabs.tab_settle(group=group, actor=host)
     assert tab.lines.count() == 2 and not tab.transfers.exists()
-    assert not debts.owed(group).exists()
+    assert not still_owed(group).exists()
     clean(group)
 
 

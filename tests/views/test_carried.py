@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from scorekeeper.models import AuditEntry, Membership, MoneyLine, Night, Transfer
-from scorekeeper.reads.settle import carried_debts
+from scorekeeper.reads.debts import carried_debts, owed
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import debts, games, nights
 from scorekeeper.services.ledger_audit import night_audit
@@ -66,7 +66,7 @@ def test_a_carried_transfer_is_owed_in_baht_on_the_next_night_and_paid_there(en,
     assert response.status_code == 302 and response["Location"] == f"/s/{later.pk}/settle"
     paid = MoneyLine.objects.get(item=MoneyLine.Item.SETTLE)
     assert (paid.carried, paid.night, paid.baht) == (carry, later, carry.baht)
-    assert not debts.owed(table.group).exists()
+    assert not owed(table.group).exists()
     assert "Owed across nights" not in en.get(f"/g/{table.group_id}/").content.decode()
     assert "Paid since" in en.get(f"/s/{table.pk}/settle").content.decode()
     actions = AuditEntry.objects.filter(action__in=["transfer-carry", "debt-settle"])
@@ -89,7 +89,7 @@ def test_the_next_night_lists_only_debts_from_before_it_and_those_paid_at_it(en,
     debts.debt_settle(debt=carried_first, night=third)
     assert {row.pk for row in carried_debts(third)} == {carried_first.pk, carried_second.pk}
     assert not carried_debts(second_night).exists()  # paid, and not at this night
-    assert {row.pk for row in debts.owed(table.group)} == {carried_second.pk}
+    assert {row.pk for row in owed(table.group)} == {carried_second.pk}
 
 
 def test_a_paid_transfer_is_not_carried_and_a_carried_one_is_not_paid_as_tonight_s(table):
@@ -121,10 +121,10 @@ def test_a_carry_or_a_payment_made_by_mistake_is_taken_back_visibly(en, table):
     assert refused.value.code == "debt-paid"
     en.post(f"/g/{table.group_id}/debts/{carry.pk}/paid", {"night": later.pk, "undo": "1"})
     assert MoneyLine.objects.get(reverses=paid).payer == paid.payee  # a visible reversal
-    assert list(debts.owed(table.group)) == [carry]
+    assert list(owed(table.group)) == [carry]
     en.post(carry_url(transfer), {"uncarry": "1"})
     assert MoneyLine.objects.filter(reverses=carry).exists()
-    assert not debts.owed(table.group).exists()
+    assert not owed(table.group).exists()
     assert MoneyLine.objects.count() == 4  # nothing erased
     with pytest.raises(RuleError) as refused:
         debts.debt_settle(debt=carry)

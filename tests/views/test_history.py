@@ -7,8 +7,8 @@ import pytest
 
 from scorekeeper import charts
 from scorekeeper.models import Player
+from scorekeeper.reads.player import player_record
 from scorekeeper.services import games, nights
-from scorekeeper.stats import player_record
 from tests.views.test_budgets import add_settled_games
 
 DARK_FOOL = {

@@ -8,7 +8,8 @@ from django.test import Client
 
 from scorekeeper import promptpay
 from scorekeeper.models import AuditEntry, Membership, MoneyLine, Night, Player, Tab, TabTransfer
-from scorekeeper.services import debts, tabs
+from scorekeeper.reads.debts import owed as still_owed
+from scorekeeper.services import tabs
 from scorekeeper.services.debts_audit import tab_audit
 from tests.qr_read import scan
 from tests.tab_nights import two_way_tab
@@ -58,7 +59,7 @@ def test_a_player_sees_the_totals_but_no_button_and_is_refused_in_thai(en, table
     member(thai, table.group, Membership.Role.PLAYER)
     refused = thai.post(f"/g/{table.group_id}/tab/settle")
     assert refused.status_code == 403 and "ผู้ดูแล" in refused.content.decode()
-    assert not Tab.objects.exists() and debts.owed(table.group).count() == 9
+    assert not Tab.objects.exists() and still_owed(table.group).count() == 9
 
 
 def test_the_host_s_tap_nets_the_tab_and_the_page_shows_its_transfers_and_settled_debts(en, table):
@@ -103,7 +104,7 @@ def test_a_transfer_of_the_tab_is_paid_received_and_then_the_tab_cannot_be_taken
     assert "Take the tab back" not in page  # one is paid: the button is gone
     refused = en.post(f"/g/{table.group_id}/tabs/{tab.pk}/undo", follow=True).content.decode()
     assert "mark it unpaid first" in refused
-    assert not debts.owed(table.group).exists()
+    assert not still_owed(table.group).exists()
     viewer = phone(table, Membership.Role.VIEWER)
     assert viewer.post(url, {"undo": "1"}).status_code == 403
 
@@ -115,7 +116,7 @@ def test_taking_the_tab_back_shows_it_struck_and_the_debts_owed_again(en, table)
     player = phone(table, Membership.Role.PLAYER)
     assert player.post(f"/g/{table.group_id}/tabs/{tab.pk}/undo").status_code == 403
     assert en.post(f"/g/{table.group_id}/tabs/{tab.pk}/undo").status_code == 302
-    assert list(debts.owed(table.group)) == owed
+    assert list(still_owed(table.group)) == owed
     page = en.get(f"/g/{table.group_id}/").content.decode()
     assert "Owed across nights" in page
     shown = section(page)

@@ -1,70 +1,21 @@
-"""Reads for the history pages: a group's nights, a night's running balance, a player's record."""
+"""A player's page: their lifetime at the group's Knock Dummy tables (nights, games, money, knocks,
+fools, sleeps, best and worst night, months, head to head) and their net over time drawn."""
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from django.db.models import Case, Count, F, Q, Sum, When
+from django.db.models import Case, F, Q, Sum, When
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from scorekeeper.models import Game, Group, LedgerLine, Night, Player, Standing
+from scorekeeper import charts
+from scorekeeper.models import Game, LedgerLine, Night, Player, Standing
 from scorekeeper.rules.money import baht
 
 KNOCK_DUMMY = Night.Ruleset.KNOCK_DUMMY
-
-
-@dataclass(frozen=True)
-class NightResult:
-    """One night as the group's history lists it."""
-
-    night: Night
-    games: int
-    hours: float | None
-    nets: list[tuple[Player, int, Decimal]]
-
-
-def group_nights(group: Group) -> list[NightResult]:
-    """Return the group's nights, newest first, with their games and each player's net."""
-    nights = list(
-        group.nights.annotate(
-            counted=Count("games", filter=~Q(games__status=Game.Status.VOIDED))
-        ).order_by("-started_at")
-    )
-    nets: dict[int, list[Standing]] = {}
-    for standing in Standing.objects.filter(night__group=group).select_related("player"):
-        nets.setdefault(standing.night_id, []).append(standing)
-    results = []
-    for s in nights:
-        rows = sorted(nets.get(s.pk, []), key=lambda st: -st.net)
-        hours = (s.closed_at - s.started_at).total_seconds() / 3600 if s.closed_at else None
-        results.append(
-            NightResult(s, s.counted, hours, [(st.player, st.net, s.baht(st.net)) for st in rows])
-        )
-    return results
-
-
-def night_running(
-    night: Night, players: Sequence[Player]
-) -> tuple[list[str], dict[str, list[int]]]:
-    """Return game labels and each player's running net after every game that stands, by the
-    games' standing nets (LedgerLine.objects.game_nets).
-
-    One aggregate over the night's lines, whatever its length; games that paid nothing yet
-    (the one in play, a tie waiting) have no point of their own.
-    """
-    counted = LedgerLine.objects.exclude(game__status=Game.Status.VOIDED)
-    per_game = counted.game_nets(night, by="game__number")
-    running = dict.fromkeys((p.pk for p in players), 0)
-    series: dict[str, list[int]] = {p.name: [] for p in players}
-    numbers = sorted(per_game)
-    for number in numbers:
-        for p in players:
-            running[p.pk] += per_game[number].get(p.pk, 0)
-            series[p.name].append(running[p.pk])
-    return [str(number) for number in numbers], series
 
 
 @dataclass
@@ -239,3 +190,14 @@ def _head_to_head(player: Player) -> list[tuple[str, Decimal]]:
         night = baht(row["net"], row["night__point_value"])
         against[row["other"]] = against.get(row["other"], Decimal(0)) + night
     return sorted(against.items(), key=lambda r: (-r[1], r[0]))
+
+
+def player_page(player: Player) -> dict[str, Any]:
+    """The player's page: their record and their net over time, drawn."""
+    record = player_record(player)
+    chart = charts.line_chart(
+        charts.series({player.name: record.over_time_whole}),
+        labels=record.dates,
+        title=_("Net over time, in baht"),
+    )
+    return {"group": player.group, "record": record, "chart": chart}
