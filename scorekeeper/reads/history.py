@@ -1,22 +1,22 @@
 """A Knock Dummy night as it reads later: its games in order with their events, a page at a time,
 the running balance after every game drawn and listed, its transfers and its money lines."""
 
-import math
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Count, Window
+from django.db.models import F
 from django.utils.translation import gettext as _
 
-from scorekeeper import charts
 from scorekeeper.models import Event, Game, LedgerLine, Membership, Night, Player
+from scorekeeper.reads import charts
+from scorekeeper.reads.charts import CHART_POINTS
 from scorekeeper.reads.costs import night_lines
+from scorekeeper.reads.paging import page_of
 from scorekeeper.reads.settle import settle_transfers
 from scorekeeper.reads.table import taken_back_by
 
 HISTORY_PAGE = 50  # games a history page lists: a night of thousands reads in pages
-CHART_POINTS = 120  # the running balance draws as well with 120 points as with 10,000
 
 
 def night_running(
@@ -40,31 +40,31 @@ def night_running(
     return [str(number) for number in numbers], series
 
 
-def last_page(night: Night) -> int:
-    """The number of the history's last page."""
-    return max(1, math.ceil(night.games.count() / HISTORY_PAGE))
+class PastTheEnd(Exception):
+    """A page of the history past its last was asked for (a bookmark, a typo): `last` is the
+    last page."""
+
+    def __init__(self, last: int) -> None:
+        super().__init__(last)
+        self.last = last
 
 
-def night_history(night: Night, viewer: Membership | None, page: int) -> dict[str, Any] | None:
-    """The history's page `page` as `viewer` reads it, or None past its last page."""
+def night_history(night: Night, viewer: Membership | None, page: int) -> dict[str, Any]:
+    """The history's page `page` as `viewer` reads it; past its last page, PastTheEnd."""
     start = (page - 1) * HISTORY_PAGE
-    in_order = night.games.order_by("number", "started_at", "pk")
-    shown = list(
-        in_order.select_related("dealer")
-        # Every game's count rides on the page's rows: no separate COUNT(*).
-        .annotate(in_all=Window(Count("pk")))[start : start + HISTORY_PAGE]
-    )
-    if not shown and page > 1:  # past the last page (a bookmark, a typo)
-        return None
+    order = [F("number").asc(), F("started_at").asc(), F("pk").asc()]
+    shown, games_page = page_of(night.games.select_related("dealer"), order, page, HISTORY_PAGE)
+    if games_page.number != page:
+        raise PastTheEnd(games_page.number)
     # A subquery, not the ids fetched: with no game an empty list would skip the query, and the
     # page must cost the same statements on the first night as on the longest.
-    on_page = in_order.values("pk")[start : start + HISTORY_PAGE]
+    on_page = night.games.order_by(*order).values("pk")[start : start + HISTORY_PAGE]
     events: defaultdict[int, list[Event]] = defaultdict(list)
     taken_back = taken_back_by()  # an event taken back stays listed, struck through, with who
     on_page_events = Event.objects.filter(game__in=on_page).annotate(taken_back_by=taken_back)
     for event in on_page_events.order_by("game_id", "number"):
         events[event.game_id].append(event)
-    pages = math.ceil(shown[0].in_all / HISTORY_PAGE) if shown else 1
+    pages = games_page.paginator.num_pages
     context = settle_transfers(night, viewer)
     players = sorted((row.player for row in context["board"]), key=lambda p: p.name)
     labels, running = charts.thinned(*night_running(night, players), most=CHART_POINTS)

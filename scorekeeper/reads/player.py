@@ -11,8 +11,8 @@ from django.db.models import Case, F, Q, Sum, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scorekeeper import charts
 from scorekeeper.models import Game, LedgerLine, Night, Player, Standing
+from scorekeeper.reads import charts
 from scorekeeper.rules.money import baht
 
 KNOCK_DUMMY = Night.Ruleset.KNOCK_DUMMY

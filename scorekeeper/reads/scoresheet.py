@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.core.paginator import Page, Paginator
+from django.core.paginator import Page
 from django.db.models import (
     BigIntegerField,
     Case,
@@ -33,16 +33,16 @@ from django.db.models import (
     Window,
 )
 from django.db.models.expressions import RowRange
-from django.db.models.functions import Coalesce, Least, Mod, NullIf, RowNumber
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scorekeeper import charts
 from scorekeeper.models import Game, Membership, Night, Player, Standing, Transfer
-from scorekeeper.reads import sums
+from scorekeeper.reads import charts, sums
+from scorekeeper.reads.charts import CHART_POINTS
 from scorekeeper.reads.costs import night_lines, settle_up_part
 from scorekeeper.reads.money import Close, cost_annotations, costs_of, for_money
-from scorekeeper.reads.paging import page_asked
+from scorekeeper.reads.paging import page_asked, page_of
 from scorekeeper.reads.pay import debt_rows, with_pay
 from scorekeeper.reads.settle import carried_debts, transfer_rows
 from scorekeeper.reads.sums import SumLine
@@ -235,7 +235,6 @@ def _facts(night: Night, hand: Game) -> list[str]:
 
 
 PER_PAGE = 20  # hands on a page of the sheet: a long match reads in pages
-CHART_POINTS = 120  # the totals draw as well with 120 points as with 10,000
 COUNTED = ~Q(status=Game.Status.VOIDED)
 
 
@@ -283,23 +282,14 @@ def _hands(
 ) -> tuple[list[dict[str, Any]], Page[int]]:
     """One page of the hands, each with its scores and every player's running total after it.
 
-    One statement however long the match: the database counts the hands and keeps the running
-    totals, and a page past the last reads as the last.
+    One statement however long the match (reads.paging): the database counts the hands and
+    keeps the running totals, and a page past the last reads as the last.
     """
     order = (
         [F("number").desc(), F("pk").desc()] if newest_first else [F("number").asc(), F("pk").asc()]
     )
-    last_page_start = (F("hands") - 1) / PER_PAGE * PER_PAGE
-    start = Least(Value((page_asked(asked) - 1) * PER_PAGE), last_page_start)
-    hands = list(
-        night.games.select_related("dealer")
-        .annotate(row=Window(RowNumber(), order_by=order), hands=Window(Count("pk")))
-        .annotate(**_running(players))
-        .filter(row__gt=start, row__lte=start + PER_PAGE)
-        .order_by(*order)
-    )
-    number = (hands[0].row - 1) // PER_PAGE + 1 if hands else 1
-    page = Paginator(range(hands[0].hands if hands else 0), PER_PAGE).page(number)
+    with_totals = night.games.select_related("dealer").annotate(**_running(players))
+    hands, page = page_of(with_totals, order, page_asked(asked), PER_PAGE)
     rows = []
     for hand in hands:
         counted = hand.status != Game.Status.VOIDED
@@ -456,26 +446,19 @@ def _share_text(
 
 
 def _chart(night: Night, players: list[Player]) -> tuple[list[str], dict[str, list[int]]]:
-    """The totals after the hands that count, at most CHART_POINTS of them, evenly spread.
+    """The totals after the hands that count, at most CHART_POINTS of them, evenly spread, the
+    first and the last always among them (charts.thinned).
 
-    One statement however long the match: the database keeps the running totals and picks the
-    hands to draw, the first and the last always among them.
+    One statement however long the match: the database keeps the running totals.
     """
     order = [F("number").asc(), F("pk").asc()]
     running = _running(players)
-    spread = CHART_POINTS - 1
     points = list(
-        night.games.counted()
-        .annotate(at=Window(RowNumber(), order_by=order) - 1, hands=Window(Count("pk")))
-        .annotate(**running)
-        # Hand `at` is drawn when at × spread / (hands − 1) passes a whole number.
-        .annotate(past=Mod(F("at") * spread, NullIf(F("hands") - 1, 0)))
-        .filter(Q(hands__lte=CHART_POINTS) | Q(past__lt=spread))
-        .order_by(*order)
-        .values_list("number", *running)
+        night.games.counted().annotate(**running).order_by(*order).values_list("number", *running)
     )
     labels = [str(point[0]) for point in points]
-    return labels, {p.name: [point[i] for point in points] for i, p in enumerate(players, 1)}
+    totals = {p.name: [point[i] for point in points] for i, p in enumerate(players, 1)}
+    return charts.thinned(labels, totals, most=CHART_POINTS)
 
 
 def settle_page(night: Night, viewer: Membership | None, usual: Close | None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Game, Membership, Night
 from scorekeeper.reads.board import Row, scoreboard
 from scorekeeper.reads.game import seat_order
-from scorekeeper.reads.history import last_page, night_history
+from scorekeeper.reads.history import PastTheEnd, night_history
 from scorekeeper.reads.paging import page_asked
 from scorekeeper.reads.settle import settle_transfers
 from scorekeeper.reads.settle import settle_up as settle_up_page
@@ -279,8 +279,8 @@ def transfer_paid(request: HtmxHttpRequest, night_id: int, transfer_id: int) -> 
 def history(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     """The night as it reads later: its games in order, a page at a time, and the settle-up."""
     night = night_for(request, night_id, scoresheet=False)
-    context = night_history(night, request.membership, page_asked(request.GET.get("page")))
-    if context is None:  # past the last page (a bookmark, a typo): go to the last one
-        last = last_page(night)
-        return redirect(f"{reverse('history', kwargs={'night_id': night.pk})}?page={last}")
+    try:
+        context = night_history(night, request.membership, page_asked(request.GET.get("page")))
+    except PastTheEnd as past:  # a bookmark, a typo: go to the last page
+        return redirect(f"{reverse('history', kwargs={'night_id': night.pk})}?page={past.last}")
     return render(request, "table/history.html", context)

@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from scorekeeper import charts
 from scorekeeper.models import (
     AuditEntry,
     Cost,
@@ -27,11 +26,12 @@ from scorekeeper.models import (
     Night,
     Player,
 )
+from scorekeeper.reads import charts, share, sums
 from scorekeeper.reads import money as settle_up
-from scorekeeper.reads import share, sums
+from scorekeeper.reads.charts import CHART_POINTS
 from scorekeeper.reads.game import undo_until
 from scorekeeper.reads.group import group_nights
-from scorekeeper.reads.history import CHART_POINTS, night_running
+from scorekeeper.reads.history import night_running
 from scorekeeper.reads.player import COUNTED, player_record
 from scorekeeper.reads.sums import sum_line
 from scorekeeper.rules import settle_up as money_rules

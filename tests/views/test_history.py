@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from scorekeeper import charts
 from scorekeeper.models import Player
+from scorekeeper.reads import charts
 from scorekeeper.reads.player import player_record
 from scorekeeper.services import games, nights
 from tests.views.test_budgets import add_settled_games
@@ -225,7 +225,7 @@ def test_a_group_downloads_as_json_that_names_its_format(en, table):
 
 
 def test_a_player_with_one_night_gets_a_dot_not_an_empty_chart():
-    from scorekeeper import charts  # noqa: PLC0415
+    from scorekeeper.reads import charts  # noqa: PLC0415
 
     drawn = charts.line_chart(charts.series({"Ann": [120]}), labels=["25/11"], title="Ann")
     assert "<circle" in drawn and "<polyline" not in drawn

@@ -1,4 +1,5 @@
-"""Line charts as inline SVG, drawn on the server: no chart library in the browser.
+"""Line charts as inline SVG, drawn on the server: no chart library in the browser; a long run of
+values thinned to what a chart draws (a night's running balance, a match's totals).
 
 Presentation attributes only (no style attributes), so the page's Content Security Policy holds.
 """
@@ -14,6 +15,7 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7
 WIDTH, HEIGHT = 360, 200
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 60, 10, 12, 26
 FONT = 14  # viewBox units: about 14 px on a phone, where the chart fills the width
+CHART_POINTS = 120  # a running total draws as well with 120 points as with 10,000
 
 
 @dataclass(frozen=True)
