@@ -139,7 +139,7 @@ def promptpay_set(
             "promptpay-not-yours", "only {name} can save where {name} is paid", name=player.name
         )
     digits = promptpay_typed(target) if target.strip() else ""
-    if digits != player.promptpay:  # a transfer made before this tells everyone (views/pay.py)
+    if digits != player.promptpay:  # a transfer made before this tells everyone (reads/pay.py)
         player.promptpay_changed_at, player.promptpay_changed_by = timezone.now(), actor.name
     player.promptpay, player.promptpay_public = digits, public and bool(digits)
     player.save(

@@ -422,7 +422,7 @@ class NightMachine(RuleBasedStateMachine):
         plan: settle_up.Plan,
     ) -> None:
         """Each party's sum (the games, costs, fee, rounding, total) as the settle-up, the
-        summary, its share text and its card show it (services.sums, through views.share's one
+        summary, its share text and its card show it (reads.sums, through reads.share's one
         reader) is the rules' sum of the night from scratch, by the plan from scratch."""
         names = [p.name for p in players]
         rows = money_rules.sums(

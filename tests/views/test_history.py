@@ -6,7 +6,6 @@ import re
 import pytest
 
 from scorekeeper.models import Player
-from scorekeeper.reads import charts
 from scorekeeper.reads.player import player_record
 from scorekeeper.services import games, nights
 from tests.views.test_budgets import add_settled_games
@@ -133,18 +132,6 @@ def test_the_running_balance_covers_the_whole_night_in_a_few_points(en, table):
     assert rows[-1] == ("300", f"{300 * per_game:+,}".replace("-", "−"))  # Ann is first by name
 
 
-def test_thinning_keeps_the_first_and_last_points_and_at_most_so_many():
-    labels = [str(n) for n in range(1, 1001)]
-    kept, values = charts.thinned(labels, {"Ann": list(range(1000))}, most=120)
-    assert len(kept) == len(values["Ann"]) == 120
-    assert (kept[0], kept[-1]) == ("1", "1000")
-    assert values["Ann"] == [int(label) - 1 for label in kept]
-    assert charts.thinned(labels[:5], {"Ann": [1, 2, 3, 4, 5]}, most=120) == (
-        labels[:5],
-        {"Ann": [1, 2, 3, 4, 5]},
-    )
-
-
 def test_a_players_record_counts_knocks_fools_dark_sleeps_and_head_to_head(en, table):
     play_night(table)
     cat = Player.objects.get(group=table.group, name="Cat")
@@ -176,34 +163,6 @@ def test_head_to_head_nets_are_what_passed_between_the_two(table):
     assert sum(versus.values()) == player_record(bee).baht
 
 
-def test_a_chart_escapes_names_and_scales_to_its_data():
-    svg = charts.line_chart(
-        charts.series({"<b>": [0, 100, -50]}), labels=["1", "2", "3"], title="t"
-    )
-    assert "<b>" not in svg.replace("<title>t</title>", "")
-    assert "&lt;b&gt;" not in svg  # names live in the legend, not the drawing
-    assert svg.count("<polyline") == 1
-    assert ">100<" in svg and ">−50<" in svg
-
-
-def test_a_chart_writes_a_real_minus_and_keeps_its_last_date_inside_the_frame():
-    svg = charts.line_chart(
-        charts.series({"Ann": [0, -2300, 150]}), labels=["25/11", "26/11", "27/11"], title="t"
-    )
-    assert ">−2,300<" in svg and "-2,300" not in svg  # a minus, not a hyphen
-    # The last date ends at the right edge of the plot instead of being centred on it.
-    assert (
-        f'x="{charts.WIDTH - charts.PAD_RIGHT:.1f}" y="{charts.HEIGHT - 6}" text-anchor="end"'
-        in svg
-    )
-    assert 'text-anchor="start"' in svg and ">27/11<" in svg
-
-
-def test_an_empty_chart_draws_a_frame(en, db):
-    svg = charts.line_chart([], labels=[], title="nothing yet")
-    assert svg.startswith("<svg") and "<polyline" not in svg
-
-
 @pytest.mark.ledger_broken  # a name changed behind the games' back
 def test_a_night_downloads_as_csv_for_a_spreadsheet_with_thai_intact(en, table):
     play_night(table)
@@ -222,15 +181,6 @@ def test_a_group_downloads_as_json_that_names_its_format(en, table):
     assert (data["format"], data["version"]) == ("scorekeeper-group", 4)
     assert len(data["lines"]) == table.lines.count()
     assert en.get(f"/g/{table.group.pk}/export.xml").status_code == 404
-
-
-def test_a_player_with_one_night_gets_a_dot_not_an_empty_chart():
-    from scorekeeper.reads import charts  # noqa: PLC0415
-
-    drawn = charts.line_chart(charts.series({"Ann": [120]}), labels=["25/11"], title="Ann")
-    assert "<circle" in drawn and "<polyline" not in drawn
-    two = charts.line_chart(charts.series({"Ann": [120, -40]}), labels=["1", "2"], title="Ann")
-    assert "<polyline" in two and "<circle" not in two
 
 
 def test_totals_across_nights_are_baht_each_night_at_its_own_value_with_rival_and_nemesis(
