@@ -1,13 +1,18 @@
-"""One Knock Dummy game as its pages and the writes read it: its players as they sit, who deals
-after it (rules 9-11, 16), until when its result may be taken back and who saved it, and the
-result last taken back, which its end-of-game form starts from."""
+"""One Knock Dummy game as its pages and the writes read it: the game as recorded (its events, every
+ledger line with its rule, what each loser handed the knocker), its players as they sit, who deals
+after it (rules 9-11, 16), until when its result may be taken back and who saved it, the result
+last taken back, which its end-of-game form starts from, and a game being started on a phone
+without a connection, as the server sees it before the start lands."""
 
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import Max
+
 from scorekeeper.models import Game, Membership, Night, Player
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.errors import RuleError
+from scorekeeper.rules.knock_dummy_formulas import handovers
 
 UNDO_SECONDS = 60  # how long the last save can be taken back with one tap, then it stands
 
@@ -72,3 +77,31 @@ def undone_outcome(game: Game) -> dict[str, Any] | None:
     its end-of-game form starts from it."""
     latest = game.night.audit.filter(game=game).first()
     return latest.detail if latest is not None and latest.action == "game-undo" else None
+
+
+def game_page(game: Game) -> dict[str, Any]:
+    """One game as recorded: its events, every ledger line with its rule, the 86-87 view (the
+    view adds the tie's form)."""
+    lines = game.lines.select_related("payer", "payee", "instead_of", "reverses").order_by("id")
+    context: dict[str, Any] = {
+        "night": game.night,
+        "game": game,
+        "lines": lines,
+        "events": game.events.all(),
+    }
+    if game.status in (Game.Status.SETTLED, Game.Status.VOIDED) and "knock" in game.document:
+        try:
+            parsed, settlement = game.settled()
+            context["handovers"] = handovers(parsed, settlement)
+        except RuleError:
+            pass  # a voided game whose tie was never resolved: no handovers to show
+    return context
+
+
+def stand_in(night: Night) -> Game:
+    """The game being started, as the server sees it before the start lands: the seated players
+    in seat order, the next number. Never saved."""
+    seated = night.seats.filter(until_game__isnull=True).select_related("player")
+    number = (night.games.aggregate(latest=Max("number"))["latest"] or 0) + 1
+    players = [seat.player.name for seat in seated.order_by("position")]
+    return Game(night=night, number=number, document={"players": players})

@@ -188,3 +188,12 @@ def _costs_now(night: Night, board: list[Row]) -> dict[str, Any]:
     # Every standing cost has a share someone owes: without one, no list to read.
     shared = any(row.shares_costs for row in board)
     return {"costs_now": standing_costs(night) if shared else []}
+
+
+def seating(night: Night) -> dict[str, Any]:
+    """Who sat where since the night began, and who sits where now, in seat order."""
+    seats = list(night.seats.select_related("player").order_by("since_game", "position"))
+    return {
+        "seats": seats,
+        "current": sorted((s for s in seats if s.until_game is None), key=lambda s: s.position),
+    }

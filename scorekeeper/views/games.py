@@ -15,7 +15,7 @@ from scorekeeper.error_text import error_text
 from scorekeeper.forms.games import FinishForm, TieForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Game, Player
-from scorekeeper.reads.game import seat_order, undone_outcome
+from scorekeeper.reads.game import game_page, seat_order, undone_outcome
 from scorekeeper.rules.errors import RuleError, TieUnresolved
 from scorekeeper.rules.knock_dummy import Due, level_warnings
 from scorekeeper.rules.knock_dummy_formulas import handovers
@@ -150,20 +150,7 @@ def preview(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpRespon
 def detail(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
     """One game as recorded: its events, every ledger line with its rule, the 86-87 view."""
     game = game_for(request, night_id, game_id, scoresheet=False)
-    lines = game.lines.select_related("payer", "payee", "instead_of", "reverses").order_by("id")
-    context: dict[str, Any] = {
-        "night": game.night,
-        "game": game,
-        "lines": lines,
-        "events": game.events.all(),
-        "tie_form": TieForm(),
-    }
-    if game.status in (Game.Status.SETTLED, Game.Status.VOIDED) and "knock" in game.document:
-        try:
-            parsed, settlement = game.settled()
-            context["handovers"] = handovers(parsed, settlement)
-        except RuleError:
-            pass  # a voided game whose tie was never resolved: no handovers to show
+    context = {**game_page(game), "tie_form": TieForm()}
     return render(request, "games/detail.html", context)
 
 
@@ -207,14 +194,7 @@ def resolve_tie(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpRe
             error = error_text(e)
         else:
             return redirect("table", night_id=night_id)
-    context = {
-        "night": game.night,
-        "game": game,
-        "lines": game.lines.select_related("payer", "payee"),
-        "events": game.events.all(),
-        "tie_form": form,
-        "tie_error": error,
-    }
+    context = {**game_page(game), "tie_form": form, "tie_error": error}
     return render(request, "games/detail.html", context, status=422)
 
 

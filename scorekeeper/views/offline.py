@@ -7,7 +7,6 @@ start first (static/js/queue.js). Once the start has landed, each address leads 
 an event or an end naming a start that was refused is refused too (409), naming why.
 """
 
-from django.db.models import Max
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scorekeeper.forms.games import EventForm, FinishForm
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import Game, Night
+from scorekeeper.reads.game import stand_in
 from scorekeeper.reads.table import EVENT_CHOICES
 from scorekeeper.services import games
 from scorekeeper.views import games as game_views
@@ -26,15 +25,6 @@ from scorekeeper.views.table import table_now
 TEMPLATE_KEY = "_"  # the key the service worker keeps these pages under
 
 
-def _stand_in(night: Night) -> Game:
-    """The game being started, as the server sees it before the start lands: the seated players
-    in seat order, the next number. Never saved."""
-    seated = night.seats.filter(until_game__isnull=True).select_related("player")
-    number = (night.games.aggregate(latest=Max("number"))["latest"] or 0) + 1
-    players = [seat.player.name for seat in seated.order_by("position")]
-    return Game(night=night, number=number, document={"players": players})
-
-
 @require_GET
 def game(request: HtmxHttpRequest, night_id: int, key: str) -> HttpResponse:
     """The game in play on this phone: its events and its end, to enter without a connection."""
@@ -43,7 +33,7 @@ def game(request: HtmxHttpRequest, night_id: int, key: str) -> HttpResponse:
         return redirect("table", night_id=night.pk)  # it has landed: the table shows it
     context = {
         "night": night,
-        "game": _stand_in(night),
+        "game": stand_in(night),
         "key": key,
         "event_types": EVENT_CHOICES,
     }
@@ -61,7 +51,7 @@ def event_add(request: HtmxHttpRequest, night_id: int, key: str, event_type: str
     labels = dict(EVENT_CHOICES)
     if event_type not in labels:
         return redirect("offline-game", night_id=night.pk, key=key)
-    game = _stand_in(night)
+    game = stand_in(night)
     context = {
         "night": night,
         "game": game,
@@ -80,7 +70,7 @@ def finish(request: HtmxHttpRequest, night_id: int, key: str) -> HttpResponse:
         return game_views.finish(request, night_id, landed.pk)
     if request.method == "POST":
         return table_now(request, night, refused=games.never_started(key))
-    game = _stand_in(night)
+    game = stand_in(night)
     context = {
         "night": night,
         "game": game,

@@ -23,7 +23,7 @@ from scorekeeper.reads.history import PastTheEnd, night_history
 from scorekeeper.reads.paging import page_asked
 from scorekeeper.reads.settle import settle_transfers
 from scorekeeper.reads.settle import settle_up as settle_up_page
-from scorekeeper.reads.table import EVENT_CHOICES, night_table
+from scorekeeper.reads.table import EVENT_CHOICES, night_table, seating
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, group_rules, nights
 from scorekeeper.views import costs, live, pay, scoresheet
@@ -222,13 +222,7 @@ def seats(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
             form.add_error(None, error_text(e))
         else:
             return _back_to_table(request, night)
-    seats = list(night.seats.select_related("player").order_by("since_game", "position"))
-    context = {
-        "night": night,
-        "form": form,
-        "seats": seats,
-        "current": sorted((s for s in seats if s.until_game is None), key=lambda s: s.position),
-    }
+    context = {"night": night, "form": form, **seating(night)}
     return render(request, "table/seats.html", context, status=422 if form.errors else 200)
 
 
