@@ -158,7 +158,7 @@ class Server:
             self.process = subprocess.Popen(
                 [str(tree / ".venv/bin/granian"), "--interface", "wsgi", "--host", "127.0.0.1",
                  "--port", str(port), "--workers", "2", "scorekeeper.wsgi:application"],
-                cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_night=True,
+                cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -294,7 +294,7 @@ class Table:
         seats = {f"seat_{i}": n for i, n in enumerate(NAMES, start=1)}
         data = {**seats, "first_dealer": "1", "stake_level": "sian", "point_value": "0.5"}
         answer = self.phone.request(
-            "POST", f"/g/{group.group(1)}/nights/new", {**data, "idempotency_key": new_key()}
+            "POST", f"/g/{group.group(1)}/sessions/new", {**data, "idempotency_key": new_key()}
         )
         found = re.search(r"/s/(\d+)/", answer.headers.get("location", ""))
         assert found, (answer.status, answer.body[:500])
@@ -486,7 +486,7 @@ def statements_here() -> None:
     group = re.search(r"/g/(\d+)/", answer["Location"]).group(1)  # type: ignore[union-attr]
     seats = {f"seat_{i}": n for i, n in enumerate(NAMES, start=1)}
     data = {**seats, "first_dealer": "1", "stake_level": "sian", "point_value": "0.5"}
-    answer = phone.post(f"/g/{group}/nights/new", {**data, "idempotency_key": new_key()})
+    answer = phone.post(f"/g/{group}/sessions/new", {**data, "idempotency_key": new_key()})
     sid = re.search(r"/s/(\d+)/", answer["Location"]).group(1)  # type: ignore[union-attr]
     table = f"/s/{sid}/"
 

@@ -200,7 +200,7 @@ class Server:
                 env=server_environment(self.db.env),
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                start_new_night=True,
+                start_new_session=True,
             )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

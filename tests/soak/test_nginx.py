@@ -178,7 +178,7 @@ class Nginx:
                 [self.binary, "-c", str(self.conf), "-p", str(self.folder)],
                 stdout=out,
                 stderr=subprocess.STDOUT,
-                start_new_night=True,
+                start_new_session=True,
             )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
