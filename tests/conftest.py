@@ -52,6 +52,16 @@ def fast_password_hashing() -> Generator[None]:
     fast.disable()
 
 
+@pytest.fixture(autouse=True)
+def language_as_configured() -> Generator[None]:
+    """Every test starts in the site's language: a request the test client made in English
+    leaves English active in the thread, and the next test would read its strings in it."""
+    yield
+    from django.utils import translation  # noqa: PLC0415 (Django set up by now)
+
+    translation.deactivate()
+
+
 DATABASE_FIXTURES = (
     "db",
     "transactional_db",
