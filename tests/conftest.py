@@ -72,18 +72,17 @@ DATABASE_FIXTURES = (
 
 @pytest.fixture(autouse=True)
 def ledger_audited(request: pytest.FixtureRequest) -> Generator[None]:
-    """After every test that wrote to the database, every night's ledger and every settled tab
-    still audits clean (`manage.py ledger_audit`'s checks): whatever a test did through the app,
-    the money adds up. A test that breaks the ledger on purpose, to see the audit find it, says
-    so with `@pytest.mark.ledger_broken`."""
+    """After every test that wrote to the database (the browser's nights, played through the live
+    server, too), every night's ledger and every settled tab still audits clean (`manage.py
+    ledger_audit`'s checks): whatever a test did through the app, the money adds up. A test
+    that breaks the ledger on purpose, to see the audit find it, says so with
+    `@pytest.mark.ledger_broken`."""
     used = [name for name in DATABASE_FIXTURES if name in request.fixturenames]
     if (marker := request.node.get_closest_marker("django_db")) is not None:
         used.append("transactional_db" if marker.kwargs.get("transaction") else "db")
-    if (
-        not used
-        or request.node.get_closest_marker("ledger_broken")
-        or "live_server" in (request.fixturenames)
-    ):
+    if "live_server" in request.fixturenames:  # the nights a browser played, through the app
+        used.append("transactional_db")
+    if not used or request.node.get_closest_marker("ledger_broken"):
         yield
         return
     request.getfixturevalue(used[0])  # set up first, so torn down (rolled back) after the audit
