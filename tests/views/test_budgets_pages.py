@@ -206,6 +206,10 @@ def newest_hand(sheet: Night) -> int:
     return (hand or scoresheet.hand_record(night=sheet, hand=DUMMY_HAND)).pk
 
 
+def loser(club: Club) -> Player:
+    return Player.objects.get(group_id=club.group, name="Bee")
+
+
 SHEET = {**HTMX, "HTTP_HX_TARGET": "sheet"}
 PREVIEW = {**HTMX, "HTTP_HX_TARGET": "preview"}
 
@@ -214,6 +218,8 @@ PAGES: dict[str, Callable[[Club], Visit]] = {
     "home": lambda c: Visit("/"),
     "group": lambda c: Visit(f"/g/{c.group}/"),
     "player": lambda c: Visit(f"/g/{c.group}/players/{c.ann.pk}"),
+    # Bee loses every game Ann knocks: a record of losses reads as few statements as of wins.
+    "player who lost": lambda c: Visit(f"/g/{c.group}/players/{loser(c).pk}"),
     "members": lambda c: Visit(f"/g/{c.group}/members"),
     "audit log": lambda c: Visit(f"/g/{c.group}/audit"),
     "audit log, past the last page": lambda c: Visit(f"/g/{c.group}/audit?page=99999"),
