@@ -85,83 +85,66 @@ def game_start(
     with the game its first copy started: the key is looked up only on a refusal.
     """
     try:
-        return _start(
-            night=night,
-            dealer=dealer,
-            fool_swap=fool_swap,
-            head_color=head_color,
-            number=number,
-            actor=actor,
-            idempotency_key=idempotency_key,
-        )
+        with transaction.atomic():
+            night = lock_open(night)
+            # The latest game gives the next number; it is also the last standing unless it was
+            # voided (a correction has its voided game's number and comes after it): one read.
+            latest = Game.objects.latest_of(night.pk)
+            expected, number = number, (latest.number if latest else 0) + 1
+            if expected is not None and expected != number:
+                raise ServiceError(
+                    "game-started", "game {n} was already started by another phone", n=number - 1
+                )
+            last = latest  # a game in play is always the last one standing
+            if latest is not None and latest.status == Game.Status.VOIDED:
+                last = last_standing(night)
+            if last is not None and last.status == Game.Status.IN_PLAY:
+                raise ServiceError("game-in-play", "finish or void the game in play first")
+            if (
+                head_color is not None
+                and last is not None
+                and last.status == Game.Status.PENDING_TIE
+            ):
+                if last.tie is None or last.tie["black"] is None:
+                    raise ServiceError(
+                        "tie-needs-draw",
+                        "game {n} has a tie of three or more: a high-card draw settles it"
+                        " (rules 57-58, 66), not the head card",
+                        field="head_color",
+                        n=last.number,
+                    )
+                _resolve(last, {"head_color": head_color})
+                audit(
+                    actor=actor, action="tie-resolve", night=night, game=last,
+                    detail={"head_color": head_color},
+                )  # fmt: skip
+            if fool_swap:
+                _fool_swap(night, last)
+            seats = Player.objects.seated_at(night.pk)
+            if dealer is None:
+                dealer_id = dealer_after(last, night.first_dealer_id)
+                dealer = next((p for p in seats if p.pk == dealer_id), None)
+                dealer = dealer or _seated(night, Player.objects.get(pk=dealer_id))
+            if dealer not in seats:
+                raise ServiceError("dealer", "{name} is not seated", field="dealer", name=dealer)
+            at = seats.index(dealer)
+            players = seats[at:] + seats[:at]  # turn order from the dealer
+            game = Game(
+                night=night,
+                number=number,
+                dealer=dealer,
+                seating=[p.pk for p in players],
+                document=_header(night, players),
+            )
+            game.save()
+            audit(actor=actor, action="game-start", night=night, game=game, key=idempotency_key)
+            return game
     except ServiceError:
         if (
             done := once.replayed_game(idempotency_key, "game-start", night_id=night.pk)
         ) is not None:
             return done
         raise
-
-
-@transaction.atomic
-def _start(
-    *,
-    night: Night,
-    dealer: Player | None,
-    fool_swap: bool,
-    head_color: str | None,
-    number: int | None,
-    actor: Membership | None,
-    idempotency_key: str | None,
-) -> Game:
-    night = lock_open(night)
-    # The latest game gives the next number; it is also the last standing unless it was voided
-    # (a correction has its voided game's number and comes after it): one read, not two.
-    latest = Game.objects.latest_of(night.pk)
-    expected, number = number, (latest.number if latest else 0) + 1
-    if expected is not None and expected != number:
-        raise ServiceError(
-            "game-started", "game {n} was already started by another phone", n=number - 1
-        )
-    last = latest  # a game in play is always the last one standing
-    if latest is not None and latest.status == Game.Status.VOIDED:
-        last = last_standing(night)
-    if last is not None and last.status == Game.Status.IN_PLAY:
-        raise ServiceError("game-in-play", "finish or void the game in play first")
-    if head_color is not None and last is not None and last.status == Game.Status.PENDING_TIE:
-        if last.tie is None or last.tie["black"] is None:
-            raise ServiceError(
-                "tie-needs-draw",
-                "game {n} has a tie of three or more: a high-card draw settles it"
-                " (rules 57-58, 66), not the head card",
-                field="head_color",
-                n=last.number,
-            )
-        _resolve(last, {"head_color": head_color})
-        audit(
-            actor=actor, action="tie-resolve", night=night, game=last,
-            detail={"head_color": head_color},
-        )  # fmt: skip
-    if fool_swap:
-        _fool_swap(night, last)
-    seats = Player.objects.seated_at(night.pk)
-    if dealer is None:
-        dealer_id = dealer_after(last, night.first_dealer_id)
-        dealer = next((p for p in seats if p.pk == dealer_id), None)
-        dealer = dealer or _seated(night, Player.objects.get(pk=dealer_id))
-    if dealer not in seats:
-        raise ServiceError("dealer", "{name} is not seated", field="dealer", name=dealer)
-    at = seats.index(dealer)
-    players = seats[at:] + seats[:at]  # turn order from the dealer
-    game = Game(
-        night=night,
-        number=number,
-        dealer=dealer,
-        seating=[p.pk for p in players],
-        document=_header(night, players),
-    )
-    game.save()
-    audit(actor=actor, action="game-start", night=night, game=game, key=idempotency_key)
-    return game
 
 
 def started_with(*, night: Night, key: str) -> Game | None:
@@ -210,48 +193,38 @@ def event_add(
     copy recorded: the key is looked up only on a refusal.
     """
     try:
-        return _event_add(game=game, event=event, actor=actor, idempotency_key=idempotency_key)
+        with transaction.atomic():
+            game = lock_game(game)
+            night = game.night
+            _refuse_unless(game, Game.Status.IN_PLAY)
+            rows = list(game.events.all())  # removed ones too: a number is never used twice
+            events = [*(r.document for r in rows if r.removed_at is None), event]
+            parsed = game_from_document({**game.document, "events": events})
+            knock_dummy.settle_events(parsed)  # validates the events so far, with this one
+            row = Event.objects.create(game=game, number=len(rows) + 1, document=event)
+            new = parsed.events[-1]
+            ledger.lines_write(
+                night=night,
+                game=game,
+                event=row,
+                players=player_ids(game),
+                lines=knock_dummy.event_lines(parsed, new),
+            )
+            if new.type is knock_dummy.EventType.FINE:  # 83, 84.3
+                game.status = Game.Status.FINED
+                game.finished_at = timezone.now()
+                game.save(update_fields=["status", "finished_at"])
+            audit(
+                actor=actor, action="event-add", night=night, game=game,
+                detail={"number": row.number, **event}, key=idempotency_key,
+            )  # fmt: skip
+            return row
     except RuleError:  # the engine's refusals too: a second head, say
         if (
             done := once.replayed(idempotency_key, "event-add", night_id=game.night_id)
         ) is not None:
             return Event.objects.get(game=done.game, number=done.detail["number"])
         raise
-
-
-@transaction.atomic
-def _event_add(
-    *,
-    game: Game,
-    event: dict[str, Any],
-    actor: Membership | None,
-    idempotency_key: str | None,
-) -> Event:
-    game = lock_game(game)
-    night = game.night
-    _refuse_unless(game, Game.Status.IN_PLAY)
-    rows = list(game.events.all())  # removed ones too: a number is never used twice
-    events = [*(r.document for r in rows if r.removed_at is None), event]
-    parsed = game_from_document({**game.document, "events": events})
-    knock_dummy.settle_events(parsed)  # validates the events so far, with this one
-    row = Event.objects.create(game=game, number=len(rows) + 1, document=event)
-    new = parsed.events[-1]
-    ledger.lines_write(
-        night=night,
-        game=game,
-        event=row,
-        players=player_ids(game),
-        lines=knock_dummy.event_lines(parsed, new),
-    )
-    if new.type is knock_dummy.EventType.FINE:  # 83, 84.3
-        game.status = Game.Status.FINED
-        game.finished_at = timezone.now()
-        game.save(update_fields=["status", "finished_at"])
-    audit(
-        actor=actor, action="event-add", night=night, game=game,
-        detail={"number": row.number, **event}, key=idempotency_key,
-    )  # fmt: skip
-    return row
 
 
 @transaction.atomic
@@ -528,85 +501,75 @@ def game_correct(
     (the voided game is already corrected) and answered with the game its first copy made.
     """
     try:
-        return _correct(
-            voided=voided, events=events, outcome=outcome, last_drawer=last_drawer, actor=actor,
-            idempotency_key=idempotency_key,
-        )  # fmt: skip
+        with transaction.atomic():
+            voided = lock_game(voided)
+            night = voided.night
+            if voided.status != Game.Status.VOIDED:
+                raise ServiceError(
+                    "not-voided", "void game {n} before correcting it", n=voided.number
+                )
+            header = {k: voided.document[k] for k in voided.document if k in HEADER}
+            parsed = game_from_document({**header, "events": events})
+            knock_dummy.settle_events(parsed)  # the events alone, as entered one by one
+            fined = parsed.fine_event is not None
+            if fined and outcome:
+                raise ServiceError("fine-with-result", "a game ended by a fine has no result")
+            if not fined and outcome is None:
+                raise ServiceError("outcome-missing", "a corrected game needs its result")
+            game = Game(
+                night=night,
+                number=voided.number,
+                dealer_id=voided.dealer_id,
+                seating=voided.seating,
+                document=header,
+                replaces=voided,
+                status=Game.Status.FINED if fined else Game.Status.IN_PLAY,
+            )
+            if not fined:
+                game.document = _finished_document(game, outcome or {}, last_drawer)
+            game.finished_at = timezone.now()
+            after, game.status, game.tie = _result(game, events)
+            try:
+                game.save()
+            except (
+                IntegrityError
+            ) as error:  # its replaces, or its number, is taken: corrected already
+                raise ServiceError(
+                    "corrected-twice", "game {n} is already corrected", n=voided.number
+                ) from error
+            rows = Event.objects.bulk_create(
+                Event(game=game, number=i, document=event)
+                for i, event in enumerate(events, start=1)
+            )
+            players = player_ids(game)
+            ledger.lines_write_many(
+                night=night,
+                game=game,
+                players=players,
+                lines=[
+                    *((row, line) for row, e in zip(rows, parsed.events, strict=True)
+                      for line in knock_dummy.event_lines(parsed, e)),
+                    *((None, line) for line in after),
+                ],
+                at_table=night.pays_at_table,
+            )  # fmt: skip
+            audit_many(
+                actor=actor,
+                night=night,
+                game=game,
+                entries=[
+                    ("game-correct", {}, idempotency_key),
+                    *(("event-add", {"number": row.number, **row.document}, None) for row in rows),
+                    *([] if fined else [("game-finish", outcome or {}, None)]),
+                ],
+            )
+            return game
     except RuleError:
         if (
             done := once.replayed_game(idempotency_key, "game-correct", night_id=voided.night_id)
         ) is not None:
             return done
         raise
-
-
-@transaction.atomic
-def _correct(
-    *,
-    voided: Game,
-    events: list[dict[str, Any]],
-    outcome: dict[str, Any] | None,
-    last_drawer: Player | None,
-    actor: Membership | None,
-    idempotency_key: str | None,
-) -> Game:
-    voided = lock_game(voided)
-    night = voided.night
-    if voided.status != Game.Status.VOIDED:
-        raise ServiceError("not-voided", "void game {n} before correcting it", n=voided.number)
-    header = {k: voided.document[k] for k in voided.document if k in HEADER}
-    parsed = game_from_document({**header, "events": events})
-    knock_dummy.settle_events(parsed)  # the events alone, as entered one by one
-    fined = parsed.fine_event is not None
-    if fined and outcome:
-        raise ServiceError("fine-with-result", "a game ended by a fine has no result")
-    if not fined and outcome is None:
-        raise ServiceError("outcome-missing", "a corrected game needs its result")
-    game = Game(
-        night=night,
-        number=voided.number,
-        dealer_id=voided.dealer_id,
-        seating=voided.seating,
-        document=header,
-        replaces=voided,
-        status=Game.Status.FINED if fined else Game.Status.IN_PLAY,
-    )
-    if not fined:
-        game.document = _finished_document(game, outcome or {}, last_drawer)
-    game.finished_at = timezone.now()
-    after, game.status, game.tie = _result(game, events)
-    try:
-        game.save()
-    except IntegrityError as error:  # its replaces, or its number, is taken: corrected already
-        raise ServiceError(
-            "corrected-twice", "game {n} is already corrected", n=voided.number
-        ) from error
-    rows = Event.objects.bulk_create(
-        Event(game=game, number=i, document=event) for i, event in enumerate(events, start=1)
-    )
-    players = player_ids(game)
-    ledger.lines_write_many(
-        night=night,
-        game=game,
-        players=players,
-        lines=[
-            *((row, line) for row, e in zip(rows, parsed.events, strict=True)
-              for line in knock_dummy.event_lines(parsed, e)),
-            *((None, line) for line in after),
-        ],
-        at_table=night.pays_at_table,
-    )  # fmt: skip
-    audit_many(
-        actor=actor,
-        night=night,
-        game=game,
-        entries=[
-            ("game-correct", {}, idempotency_key),
-            *(("event-add", {"number": row.number, **row.document}, None) for row in rows),
-            *([] if fined else [("game-finish", outcome or {}, None)]),
-        ],
-    )
-    return game
 
 
 def _finished_document(
