@@ -271,7 +271,9 @@ class Client:
 
 
 def form_of(page: str, action: str) -> dict[str, str]:
-    """How the page submits to `action`: through htmx (hx-post, its hx-target) or plainly."""
+    """How the page submits to `action`: through htmx (hx-post, its hx-target) where a form or
+    its button says so, else plainly."""
+    found: list[dict[str, str]] = []
     for tag in re.findall(r"<(?:form|button)\b[^>]*>", page):
         hx_post = re.search(r'hx-post="([^"]*)"', tag)
         plain = re.search(r'action="([^"]*)"', tag)
@@ -279,12 +281,16 @@ def form_of(page: str, action: str) -> dict[str, str]:
         if url.endswith(action) or re.fullmatch(r".*" + action, url):
             target = re.search(r'hx-target="#?([^"]*)"', tag)
             htmx = hx_post is not None
-            return {
-                "action": url,
-                "htmx": "1" if htmx else "",
-                "target": target.group(1) if target else "",
-            }
-    raise RuntimeError(f"no form for {action} on the page:\n{page[:2000]}")
+            found.append(
+                {
+                    "action": url,
+                    "htmx": "1" if htmx else "",
+                    "target": target.group(1) if target else "",
+                }
+            )
+    if not found:
+        raise RuntimeError(f"no form for {action} on the page:\n{page[:2000]}")
+    return max(found, key=lambda form: bool(form["htmx"]))  # a button's hx-post is what is sent
 
 
 class Table:

@@ -8,7 +8,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from scorekeeper.converters import Id
 from scorekeeper.error_text import error_text
@@ -21,7 +20,7 @@ from scorekeeper.rules.knock_dummy import Due, level_warnings
 from scorekeeper.rules.knock_dummy_formulas import handovers
 from scorekeeper.services import games
 from scorekeeper.views.access import HOST, PLAYER, game_for
-from scorekeeper.views.table import STALE, table_now
+from scorekeeper.views.table import STALE, answered, table_now
 
 
 def _player_named(game: Game, name: str) -> Player | None:
@@ -93,12 +92,10 @@ def finish(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpRespons
             )
         except RuleError as e:
             if e.code in STALE:  # another phone was first: nothing booked, the table as it is
-                return table_now(request, game.night, refused=e)
+                return answered(request, game.night, refused=e)
             form.add_error(form.field_for(e.field), error_text(e))
         else:
-            if request.htmx:
-                return table_now(request, game.night)
-            return redirect("table", night_id=night_id)
+            return answered(request, game.night)
     return _finish_page(request, game, form, status=422)
 
 
@@ -112,9 +109,10 @@ def undo(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
             game=game, actor=request.membership, idempotency_key=request.POST.get("idempotency_key")
         )
     except RuleError as e:  # too late, not theirs, or the table has moved on
-        return table_now(request, game.night, refused=e)
-    url = reverse("game-finish", args=[night_id, game.pk])
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        return answered(request, game.night, refused=e)
+    if request.htmx:  # the game in play again, in place; its end-of-game form starts from it
+        return answered(request, game.night)
+    return redirect("game-finish", night_id=night_id, game_id=game.pk)
 
 
 @require_POST
@@ -132,10 +130,10 @@ def paid_at_table(request: HtmxHttpRequest, night_id: int, game_id: int) -> Http
             idempotency_key=request.POST.get("idempotency_key"),
         )
     except RuleError as e:  # paid already on another phone, voided, or the night closed
-        return table_now(request, game.night, refused=e)
+        return answered(request, game.night, refused=e)
     if request.POST.get("back") == "game":  # sent from the game's page: back to it
         return redirect("game", night_id=night_id, game_id=game.pk)
-    return redirect("table", night_id=night_id)
+    return answered(request, game.night)
 
 
 @require_POST
@@ -167,7 +165,9 @@ def void(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpResponse:
                 idempotency_key=request.POST.get("idempotency_key"),
             )
         except RuleError as e:  # voided by another phone, or finished since the page was read
-            return table_now(request, game.night, refused=e)
+            return answered(request, game.night, refused=e)
+        if request.htmx:  # the table as it now is, in the one response
+            return answered(request, game.night)
         return redirect("game", night_id=night_id, game_id=game.pk)
     return render(request, "games/void.html", {"night": game.night, "game": game})
 
@@ -190,10 +190,10 @@ def resolve_tie(request: HtmxHttpRequest, night_id: int, game_id: int) -> HttpRe
             )
         except RuleError as e:
             if e.code in STALE:  # another phone settled it, or the game was voided
-                return table_now(request, game.night, refused=e)
+                return answered(request, game.night, refused=e)
             error = error_text(e)
         else:
-            return redirect("table", night_id=night_id)
+            return answered(request, game.night)
     context = {**game_page(game), "tie_form": form, "tie_error": error}
     return render(request, "games/detail.html", context, status=422)
 

@@ -88,6 +88,30 @@ def table_now(
     return push_url(response, reverse("table", kwargs={"night_id": night.pk}))
 
 
+def table_region(
+    request: HtmxHttpRequest, night: Night, refused: RuleError | None = None, status: int = 200
+) -> HttpResponse:
+    """Answer a tap made in the table's region (#live) with the region as it now is, swapped in
+    place: the one request of the tap. A refusal (409) says why inside the region it swaps in."""
+    context = {**table_context(night, request.membership), **live.page_version(request, night)}
+    if refused is not None:
+        context["refused"] = error_text(refused)
+    return render(request, "table/night.html#live", context, status=409 if refused else status)
+
+
+def answered(
+    request: HtmxHttpRequest, night: Night, refused: RuleError | None = None
+) -> HttpResponse:
+    """The answer to a tap that wrote, or was refused as out of date, in one response: through
+    htmx, the region in place when the tap was made in it, else the table page at its address;
+    without JavaScript, a redirect to the table as before (a refusal: the page, with why)."""
+    if request.htmx and request.htmx.target == "live":
+        return table_region(request, night, refused)
+    if request.htmx or refused is not None:
+        return table_now(request, night, refused)
+    return redirect("table", night_id=night.pk)
+
+
 def _back_to_table(request: HtmxHttpRequest, night: Night) -> HttpResponse:
     url = reverse("table", kwargs={"night_id": night.pk})
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
@@ -109,17 +133,18 @@ def game_start(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
             )
         except RuleError as e:
             if e.code in STALE:
-                return table_now(request, night, refused=e)
+                return answered(request, night, refused=e)
             form.add_error(None, error_text(e))
         else:
-            return _back_to_table(request, night)
+            return answered(request, night)
     # Only a refusal shows the table again: read it after the attempt, as it now stands.
     context = {
         **table_context(night, request.membership),
         **live.page_version(request, night),
         "start_form": form,
     }
-    return render(request, "table/night.html", context, status=422)
+    template = "table/night.html#live" if request.htmx else "table/night.html"
+    return render(request, template, context, status=422)
 
 
 @require_POST
@@ -173,10 +198,10 @@ def event_add(
             )
         except RuleError as e:
             if e.code in STALE:
-                return table_now(request, night, refused=e)
+                return answered(request, night, refused=e)
             form.add_error(None, error_text(e))
         else:
-            return _back_to_table(request, night)
+            return answered(request, night)
     context = {
         "night": night,
         "game": game,
@@ -201,8 +226,8 @@ def event_remove(
             idempotency_key=request.POST.get("idempotency_key"),
         )
     except RuleError as e:  # taken back by another phone, or the game has a result since
-        return table_now(request, game.night, refused=e)
-    return _back_to_table(request, game.night)
+        return answered(request, game.night, refused=e)
+    return answered(request, game.night)
 
 
 @require_http_methods(["GET", "POST"])

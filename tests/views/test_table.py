@@ -32,12 +32,6 @@ def test_starting_a_game_returns_to_the_table_with_the_game_in_play(en, table):
     assert f"/s/{table.pk}/games/{game.pk}/events/head" in body
 
 
-def test_an_htmx_start_asks_the_browser_to_reload_the_table(en, table):
-    response = en.post(f"/s/{table.pk}/games/start", {}, **HTMX)
-    assert response.status_code == 200
-    assert response["HX-Redirect"] == f"/s/{table.pk}/"
-
-
 def test_a_second_game_cannot_start_while_one_is_in_play(en, in_play):
     response = en.post(f"/s/{in_play.night.pk}/games/start", {})
     assert response.status_code == 409  # the page that offered a start was out of date
