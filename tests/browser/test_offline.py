@@ -251,3 +251,44 @@ def test_signing_out_clears_the_kept_pages_but_asks_before_leaving_waiting_entri
         waiting = page.evaluate("() => JSON.parse(localStorage.getItem('scorekeeper-queue'))")
         assert len(waiting) == 1  # the entry was never thrown away
         assert not Game.objects.exists()
+
+
+def test_a_table_saved_in_place_reloaded_offline_starts_the_next_game_which_lands_once(
+    browser, live_server
+):
+    """Saves answered in place change the table without a navigation: the copy the phone keeps
+    follows them, so the table opened without a connection offers the next game, not one long
+    played, and the start made there is accepted when the connection returns, once."""
+    with open_page(browser, "offline-after-in-place") as page:
+        table = support.open_night(page, live_server.url, group="วงในที่", seats=SEATS)
+        controlled_by_worker(page)
+        for _ in range(2):  # two games saved, each start and save answered in place
+            support.start_game(page)
+            support.open_finish(page)
+            game = Game.objects.get(status=Game.Status.IN_PLAY)
+            players = game.document["players"]
+            outcome = {
+                "knock": {"player": players[0], "kind": "normal"},
+                "points": {players[1]: 10, players[2]: 20, players[3]: 30},
+            }
+            support.fill_result(page, outcome, players)
+            support.save_result(page)
+        seen = support.board(page)
+        page.context.set_offline(True)
+        reloaded = page.reload()
+        assert reloaded is not None and reloaded.from_service_worker
+        assert support.board(page) == seen  # the table as this phone last saw it
+        assert page.locator('form.start input[name="number"]').input_value() == "3"
+        page.locator("form.start button.primary").click()
+        page.wait_for_url("**/s/*/games/key/*/")  # started on the phone, kept for the server
+        page.context.set_offline(False)
+        page.wait_for_function(
+            "() => JSON.parse(localStorage.getItem('scorekeeper-queue') || '[]').length === 0",
+            timeout=15_000,
+        )
+        assert page.locator("#refused").is_hidden()  # accepted: not refused as out of date
+        night = Night.objects.get(group__name="วงในที่")
+        assert [(g.number, g.status) for g in night.games.order_by("number")] == [
+            (1, "settled"), (2, "settled"), (3, "in-play")]  # fmt: skip
+        assert AuditEntry.objects.filter(night=night, action="game-start").count() == 3
+        page.goto(live_server.url + table)
