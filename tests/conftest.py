@@ -8,10 +8,12 @@ test-artifacts/hung.txt and ends the process, which `make test` then prints.
 """
 
 import faulthandler
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from pytest_django import DjangoDbBlocker
 
 HUNG = Path(__file__).resolve().parents[1] / "test-artifacts" / "hung.txt"
 
@@ -60,6 +62,21 @@ def language_as_configured() -> Generator[None]:
     from django.utils import translation  # noqa: PLC0415 (Django set up by now)
 
     translation.deactivate()
+
+
+@contextmanager
+def written_once(django_db_blocker: DjangoDbBlocker) -> Iterator[None]:
+    """Write data once for a class of tests that only read it, as Django's setUpTestData does.
+
+    It is written in a transaction left open while the class runs and rolled back after its last
+    test; each test (marked django_db) runs in a transaction of its own inside it, rolled back
+    after it, so every test still starts from the same data and sees nothing another wrote.
+    """
+    from django.db import transaction  # noqa: PLC0415 (Django set up by now)
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
 
 
 DATABASE_FIXTURES = (

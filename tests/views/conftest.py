@@ -30,6 +30,11 @@ def table(db: None, client: Client) -> Night:
 
     The test client is the host's phone.
     """
+    return make_table(client)
+
+
+def make_table(client: Client) -> Night:
+    """The `table` fixture's night, `client` its host's phone."""
     group = access.group_create(name="Saturday")
     member(client, group, Membership.Role.HOST)
     return nights.night_open(

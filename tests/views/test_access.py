@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from scorekeeper.models import Game, Invite, Limit, Membership
 from scorekeeper.services import access, costs, debts, games, nights, scoresheet, tabs
-from tests.views.conftest import finish_data, member
+from tests.conftest import written_once
+from tests.views.conftest import finish_data, make_table, member
 
 VIEWER, PLAYER, HOST = Membership.Role.VIEWER, Membership.Role.PLAYER, Membership.Role.HOST
 PUBLIC = {
@@ -82,6 +83,11 @@ def url_names() -> set[str]:
 @pytest.fixture
 def night(table, client):
     """A table with a finished game, a game in play and a closed-night transfer elsewhere."""
+    return evening(table)
+
+
+def evening(table):
+    """The `night` fixture's data on `table`: the ids of everything an address names."""
     first = games.game_start(night=table)
     games.game_finish(
         game=first,
@@ -206,48 +212,59 @@ def test_every_url_is_either_public_or_guarded_with_a_role():
     assert url_names() == PUBLIC | set(GUARDED)
 
 
-@pytest.mark.parametrize("name", sorted(GUARDED))
-def test_an_outsider_finds_nothing_at_any_address_of_a_group(night, name):
-    outsider = Client()
-    url = address(name, night)
-    method, _ = GUARDED[name]
-    assert getattr(outsider, method)(url, {}).status_code == 404
-    # The other method is refused too: 405 comes before any lookup, so it tells nothing either.
-    other = outsider.post if method == "get" else outsider.get
-    assert other(url).status_code in (404, 405)
+@pytest.mark.django_db
+class TestEveryAddress:
+    """Every guarded address tried by each role, on one evening written once for them all: the
+    tests only read it, and each runs in a transaction of its own inside the evening's
+    (tests/conftest.py, written_once), so none sees what another wrote."""
 
+    @pytest.fixture(scope="class")
+    @classmethod
+    def night(cls, django_db_setup, django_db_blocker):
+        with written_once(django_db_blocker):
+            yield evening(make_table(Client()))
 
-@pytest.mark.parametrize(
-    "name",
-    sorted(n for n, (method, role) in GUARDED.items() if role != VIEWER and method == "post"),
-)
-def test_a_viewer_can_look_but_not_write(night, name):
-    viewer = Client()
-    member(viewer, Game.objects.get(pk=night["game_id"]).night.group, VIEWER)
-    lines_before = Game.objects.get(pk=night["game_id"]).night.lines.count()
-    assert viewer.post(address(name, night), finish_data()).status_code == 403
-    assert Game.objects.get(pk=night["game_id"]).night.lines.count() == lines_before
+    @pytest.mark.parametrize("name", sorted(GUARDED))
+    def test_an_outsider_finds_nothing_at_any_address_of_a_group(self, night, name):
+        outsider = Client()
+        url = address(name, night)
+        method, _ = GUARDED[name]
+        assert getattr(outsider, method)(url, {}).status_code == 404
+        # The other method is refused too: 405 comes before any lookup, so it tells nothing either.
+        other = outsider.post if method == "get" else outsider.get
+        assert other(url).status_code in (404, 405)
 
-
-@pytest.mark.parametrize(
-    "name", sorted(n for n, (method, role) in GUARDED.items() if role == VIEWER and method == "get")
-)
-def test_a_viewer_sees_every_page_for_viewers(night, name):
-    viewer = Client()
-    member(viewer, Game.objects.get(pk=night["game_id"]).night.group, VIEWER)
-    assert viewer.get(address(name, night)).status_code == 200
-
-
-@pytest.mark.parametrize("name", sorted(n for n, (_, role) in GUARDED.items() if role == HOST))
-def test_a_player_cannot_do_what_is_the_hosts(night, name):
-    player = Client()
-    member(player, Game.objects.get(pk=night["game_id"]).night.group, PLAYER)
-    assert (
-        player.post(
-            address(name, night), {"role": "host", "position": "0", "name": "X", "mode": "fewest"}
-        ).status_code
-        == 403
+    @pytest.mark.parametrize(
+        "name",
+        sorted(n for n, (method, role) in GUARDED.items() if role != VIEWER and method == "post"),
     )
+    def test_a_viewer_can_look_but_not_write(self, night, name):
+        viewer = Client()
+        member(viewer, Game.objects.get(pk=night["game_id"]).night.group, VIEWER)
+        lines_before = Game.objects.get(pk=night["game_id"]).night.lines.count()
+        assert viewer.post(address(name, night), finish_data()).status_code == 403
+        assert Game.objects.get(pk=night["game_id"]).night.lines.count() == lines_before
+
+    @pytest.mark.parametrize(
+        "name",
+        sorted(n for n, (method, role) in GUARDED.items() if role == VIEWER and method == "get"),
+    )
+    def test_a_viewer_sees_every_page_for_viewers(self, night, name):
+        viewer = Client()
+        member(viewer, Game.objects.get(pk=night["game_id"]).night.group, VIEWER)
+        assert viewer.get(address(name, night)).status_code == 200
+
+    @pytest.mark.parametrize("name", sorted(n for n, (_, role) in GUARDED.items() if role == HOST))
+    def test_a_player_cannot_do_what_is_the_hosts(self, night, name):
+        player = Client()
+        member(player, Game.objects.get(pk=night["game_id"]).night.group, PLAYER)
+        assert (
+            player.post(
+                address(name, night),
+                {"role": "host", "position": "0", "name": "X", "mode": "fewest"},
+            ).status_code
+            == 403
+        )
 
 
 def test_the_home_page_lists_only_the_visitors_own_groups(en, table):
