@@ -8,14 +8,25 @@ test-artifacts/hung.txt and ends the process, which `make test` then prints.
 """
 
 import faulthandler
+import os
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from pytest_django import DjangoDbBlocker
 
 HUNG = Path(__file__).resolve().parents[1] / "test-artifacts" / "hung.txt"
+
+# Under pytest-xdist two workers share the machine's cores with their Chromiums and live
+# servers: an example of a property test without a deadline of its own may wait for a core past
+# Hypothesis's 200 ms and fail as flaky. What the tests assert and how many examples they try are
+# unchanged; the deadline of a run in one process is Hypothesis's own.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    settings.register_profile("shared-cores", deadline=timedelta(seconds=1))
+    settings.load_profile("shared-cores")
 
 
 def timeout_of(item: pytest.Item) -> float:
@@ -24,6 +35,27 @@ def timeout_of(item: pytest.Item) -> float:
     if marker is not None and marker.args:
         return float(marker.args[0])
     return float(item.config.getini("timeout") or 0)
+
+
+# The longest tests start first (the ledger machine takes a minute, each browser test up to half
+# of one), so that pytest-xdist hands them out among its workers at the start of a run instead of
+# leaving one worker to end it alone with a long test while the other waits.
+LONGEST_FIRST = (
+    "tests/services/test_ledger_machine.py",
+    "tests/browser/test_screens.py",
+    "tests/browser/test_evening.py",
+    "tests/browser/",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next(
+            (i for i, path in enumerate(LONGEST_FIRST) if item.nodeid.startswith(path)),
+            len(LONGEST_FIRST),
+        )
+
+    items.sort(key=rank)  # stable: each group keeps its order
 
 
 @pytest.hookimpl(wrapper=True)

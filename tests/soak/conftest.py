@@ -43,11 +43,17 @@ HTTP_TIMEOUT = 60.0  # longer than SQLite's 20 s busy timeout: a slow answer is 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Leave the soak runs out of a plain `pytest`: they need `-m soak`. Each may take a quarter
-    of an hour before it counts as hung (tests/conftest.py)."""
+    of an hour before it counts as hung (tests/conftest.py).
+
+    The runs against a real server share one worker of pytest-xdist (`make test-soak` runs with
+    `--dist loadgroup`), one after another as before: each has the machine's other processes to
+    itself but for the fuzz, which runs in-process on the other worker meanwhile."""
     if "soak" in (config.getoption("markexpr") or ""):
         for item in items:
             if "soak" in item.keywords and item.get_closest_marker("timeout") is None:
                 item.add_marker(pytest.mark.timeout(SOAK_TIMEOUT))
+            if "soak" in item.keywords and item.path.name != "test_fuzz.py":
+                item.add_marker(pytest.mark.xdist_group("server"))
         return
     skip = pytest.mark.skip(reason="soak runs take minutes: select them with -m soak")
     for item in items:
