@@ -61,6 +61,9 @@ class Command(BaseCommand):
         "Settle games given as JSON on standard input: Knock Dummy (knock-dummy-2025), "
         "classic Dummy (dummy-points) or Gong Zhu (gong-zhu). Exit 2 on bad input."
     )
+    # The engine alone: no database, no view. The system checks would import every view and
+    # model for nothing, most of the command's half second.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
