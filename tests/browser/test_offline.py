@@ -260,7 +260,7 @@ def test_a_table_saved_in_place_reloaded_offline_starts_the_next_game_which_land
     follows them, so the table opened without a connection offers the next game, not one long
     played, and the start made there is accepted when the connection returns, once."""
     with open_page(browser, "offline-after-in-place") as page:
-        table = support.open_night(page, live_server.url, group="วงในที่", seats=SEATS)
+        support.open_night(page, live_server.url, group="วงในที่", seats=SEATS)
         controlled_by_worker(page)
         for _ in range(2):  # two games saved, each start and save answered in place
             support.start_game(page)
@@ -281,14 +281,12 @@ def test_a_table_saved_in_place_reloaded_offline_starts_the_next_game_which_land
         assert page.locator('form.start input[name="number"]').input_value() == "3"
         page.locator("form.start button.primary").click()
         page.wait_for_url("**/s/*/games/key/*/")  # started on the phone, kept for the server
-        page.context.set_offline(False)
-        page.wait_for_function(
-            "() => JSON.parse(localStorage.getItem('scorekeeper-queue') || '[]').length === 0",
-            timeout=15_000,
-        )
+        with page.expect_navigation(timeout=15_000):  # sent, then the game as it now is
+            page.context.set_offline(False)
+        queue = "() => JSON.parse(localStorage.getItem('scorekeeper-queue') || '[]').length"
+        assert page.evaluate(queue) == 0
         assert page.locator("#refused").is_hidden()  # accepted: not refused as out of date
         night = Night.objects.get(group__name="วงในที่")
         assert [(g.number, g.status) for g in night.games.order_by("number")] == [
             (1, "settled"), (2, "settled"), (3, "in-play")]  # fmt: skip
         assert AuditEntry.objects.filter(night=night, action="game-start").count() == 3
-        page.goto(live_server.url + table)
