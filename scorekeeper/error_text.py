@@ -1,6 +1,6 @@
 """Errors of the rules and services in the user's language, by their stable code.
 
-Every code raised in scorekeeper/ has its sentence in TEXTS (tests/views/test_error_text.py reads
+Every code raised in scorekeeper/ has its sentence in TEXTS (tests/test_error_text.py reads
 the codes from the source), formatted with the parameters the error carries. A "document" error, a
 field of a game's JSON refused by the readers of rules/document.py, names the field's path
 ("points.เอ๋") and an English problem: both are told again here, the path in the table's words and
