@@ -111,7 +111,7 @@ lint: sync
 # The README's phone screenshots (docs/screens/*.jpg), committed: the screens test writes them only
 # when SCOREKEEPER_SCREENS_TO_DOCS=1, so that an ordinary run leaves them alone.
 screens: sync chromium
-	SCOREKEEPER_SCREENS_TO_DOCS=1 $(UV) run pytest -q -p no:cacheprovider tests/browser/test_screens.py -k light
+	SCOREKEEPER_SCREENS_TO_DOCS=1 $(UV) run pytest -q -p no:cacheprovider tests/browser/test_screens.py
 
 # The card's fonts, committed: subsets of Noto made again only to change what they cover
 # (scorekeeper/fonts/README.md).
