@@ -289,3 +289,21 @@ def transfers(page: Page) -> list[tuple[str, str, Decimal, bool]]:
             (match["payer"], match["payee"], Decimal(match["baht"].replace(",", "")), paid)
         )
     return shown
+
+
+# Resolves at the region's next poll, once live.js has judged it: true if it was sent, false if
+# it was skipped (a hidden page, or a form in the region being filled in).
+NEXT_POLL = """() => new Promise((resolve) => {
+    const tick = (event) => {
+        if (!event.detail.elt.matches("[data-live]")) return;
+        if (event.detail.requestConfig.verb !== "get") return;
+        document.removeEventListener("htmx:beforeRequest", tick);
+        resolve(!event.defaultPrevented);
+    };
+    document.addEventListener("htmx:beforeRequest", tick);
+})"""
+
+
+def next_poll(page: Page) -> bool:
+    """Wait for the live region's next poll (one every 2 s); say whether it was sent."""
+    return page.evaluate(NEXT_POLL)
