@@ -3,22 +3,26 @@
 Playwright's sync API runs an event loop in the test thread, and Django refuses database work
 where a loop runs unless told otherwise: the flag is set before anything touches the database.
 
-The live server answers one request at a time. The test database is SQLite in memory, and every
-request thread of the live server shares the test's one connection to it: two requests at once
-(a preview still on its way when Save is tapped, the scoreboard's poll during a write) fail with
-"database table is locked", which a real deployment (a file in WAL mode, or PostgreSQL) never
-does. Serving in turn keeps that artefact of the test set-up out of the results.
+The live server runs the app for one request at a time. The test database is SQLite in memory,
+and every request thread of the live server shares the test's one connection to it: two requests
+at once (a preview still on its way when Save is tapped, the scoreboard's poll during a write)
+fail with "database table is locked", which a real deployment (a file in WAL mode, or PostgreSQL)
+never does. Running the app in turn keeps that artefact of the test set-up out of the results.
+Each connection is still read in a thread of its own: a connection Chromium opens ahead and
+never uses holds nobody up.
 """
 
 import os
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.servers.basehttp import WSGIServer
 from django.db import connections
-from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
+from django.test.testcases import LiveServerThread
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from pytest_django.live_server_helper import LiveServer
 
@@ -44,16 +48,51 @@ type Shoot = Callable[..., Path]
 expect.set_options(timeout=TIMEOUT_MS)
 
 
-class Patient(QuietWSGIRequestHandler):
-    # A connection the browser opened ahead and never used must not hold the queue for long.
-    timeout = 5
+class InTurn(WSGIServer):
+    """A thread a connection, the app run for one request at a time, its answer read whole.
+
+    Threads of its own rather than socketserver's ThreadingMixIn: Django's server keeps
+    connections open only for a ThreadingMixIn, and a connection kept open would carry a phone's
+    next request past the test's Wi-Fi (tests/browser/wifi.py), which judges a connection by
+    its first request. Each answer says "Connection: close", as a server in one thread does."""
+
+    def __init__(self, *args: Any, connections_override: dict | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.connections_override = connections_override or {}
+
+    def set_app(self, application: Callable[..., Iterable[bytes]]) -> None:
+        turn = threading.Lock()
+
+        def in_turn(environ: dict, start_response: Callable) -> list[bytes]:
+            with turn:
+                answer = application(environ, start_response)
+                try:
+                    return [b"".join(answer)]  # a streamed answer reads the database too
+                finally:
+                    if hasattr(answer, "close"):
+                        answer.close()
+
+        super().set_app(in_turn)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        threading.Thread(target=self.serve, args=(request, client_address), daemon=True).start()
+
+    def serve(self, request: Any, client_address: Any) -> None:
+        for alias, connection in self.connections_override.items():
+            connections[alias] = connection  # the test's SQLite in memory
+        try:
+            self.finish_request(request, client_address)
+        except Exception:  # noqa: BLE001 (socketserver's way: printed, the server goes on)
+            self.handle_error(request, client_address)
+        finally:
+            self.shutdown_request(request)
+            connections.close_all()  # a thread's own (PostgreSQL); the shared one stays open
 
 
 class OneAtATime(LiveServerThread):
-    """A live server thread that serves requests in turn, on the test's database connection."""
+    """A live server thread that runs the app in turn, on the test's database connection."""
 
-    def _create_server(self, connections_override: object = None) -> WSGIServer:
-        return WSGIServer((self.host, self.port), Patient, allow_reuse_address=False)
+    server_class = InTurn
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

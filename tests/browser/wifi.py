@@ -70,7 +70,7 @@ class Wifi:
             self._open.add(client)
         try:
             # The server is reached once a request comes: a connection the browser opens ahead
-            # and never uses would hold the one-at-a-time live server (conftest.Patient).
+            # and never uses reaches nothing.
             first = client.recv(65536)
             if not first or self.mode != "up":
                 raise OSError("nothing to pass on")
