@@ -68,13 +68,14 @@ serve: sync
 # test that hangs past every bound leaves the stacks of its threads in test-artifacts/hung.txt
 # (tests/conftest.py): printed here, since the process that wrote them is gone.
 # The quick suite runs on every core (pytest-xdist), each worker with its own test database,
-# live server and Chromium, the longest tests handed out first (tests/conftest.py).
+# live server and Chromium, the longest tests handed out first (tests/conftest.py); a group of
+# tests that go in order (the migrations') goes to one worker (loadgroup).
 # TEST_WORKERS=0 runs it in one process (WORKERS is granian's, for make serve).
 TEST_WORKERS ?= auto
 test: sync chromium
 	@if [[ "$${DATABASE_URL:-}" == postgres* ]]; then $(MAKE) --no-print-directory postgres; fi
 	@rm -f test-artifacts/hung.txt
-	$(UV) run pytest -m "not soak" -n $(TEST_WORKERS) $(PYTEST_ARGS) || { status=$$?; cat test-artifacts/hung.txt 2>/dev/null; exit $$status; }
+	$(UV) run pytest -m "not soak" -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS) || { status=$$?; cat test-artifacts/hung.txt 2>/dev/null; exit $$status; }
 
 # Beyond the quick suite: 20 writers for a minute against a real server on SQLite and PostgreSQL,
 # a SIGKILL in the middle of writes, and thousands of malformed posts. The runs against a server

@@ -1,16 +1,25 @@
-"""Migrations that move data: what was stored before is still found after."""
+"""Migrations that move data: what was stored before is still found after.
 
+Each test migrates to the schema before the migration it tests, writes rows there and migrates
+on. The tests go forward through the migrations in the order of the schemas they start from, each
+from where the one before left off, so that the run migrates back once rather than once a test
+(migrating back renders every state since the start: a second a step); after each test every
+table is emptied as it stands, and after the last the latest schema is put back.
+"""
+
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.core.management.color import no_style
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
+from pytest_django import DjangoDbBlocker
 
-# Old rows written by hand to the schema of their day, to see them moved: not a night the app
-# played, so the audit after each test (tests/conftest.py) does not read them.
-pytestmark = pytest.mark.ledger_broken
+# One worker takes them all, in order (make test: pytest-xdist's loadgroup).
+pytestmark = pytest.mark.xdist_group("migrations")
 
 BEFORE = [("scorekeeper", "0004_race_games")]
 AFTER = [("scorekeeper", "0005_keys_in_audit")]
@@ -23,7 +32,11 @@ def migrate(targets):
     return executor.loader.project_state(targets).apps
 
 
-@pytest.mark.django_db(transaction=True)
+def latest():
+    executor = MigrationExecutor(connection)
+    return executor.loader.graph.leaf_nodes()
+
+
 def test_keys_move_to_their_audit_entries_and_events_into_games_in_play():
     apps = migrate(BEFORE)
     m = {name: apps.get_model("scorekeeper", name) for name in (
@@ -68,7 +81,6 @@ def test_keys_move_to_their_audit_entries_and_events_into_games_in_play():
     assert [e.document for e in moved.events.order_by("number")] == events
 
 
-@pytest.mark.django_db(transaction=True)
 def test_events_that_differ_from_their_rows_stop_the_upgrade_naming_the_game():
     apps = migrate([("scorekeeper", "0008_scoresheet_name")])
     Game = apps.get_model("scorekeeper", "Game")
@@ -90,7 +102,6 @@ def test_events_that_differ_from_their_rows_stop_the_upgrade_naming_the_game():
     Game.objects.filter(pk=game.pk).update(document={"players": ["Ann"], "events": [head]})
 
 
-@pytest.mark.django_db(transaction=True)
 def test_players_get_the_keys_of_their_names_and_keep_the_names_as_recorded():
     apps = migrate([("scorekeeper", "0009_events_in_rows_only")])
     group = apps.get_model("scorekeeper", "Group").objects.create(name="Saturday")
@@ -104,7 +115,6 @@ def test_players_get_the_keys_of_their_names_and_keep_the_names_as_recorded():
     ]
 
 
-@pytest.mark.django_db(transaction=True)
 def test_closed_nights_are_restated_in_baht_and_their_payments_as_money_lines():
     apps = migrate([("scorekeeper", "0018_carried_debts")])
     m = {name: apps.get_model("scorekeeper", name) for name in (
@@ -165,7 +175,33 @@ def before_one_claim(*names: str) -> tuple[dict[str, Any], Any, list[Any]]:
     return m, group, players
 
 
-@pytest.mark.django_db(transaction=True)
+def test_nights_closed_before_the_standing_reading_are_marked_booked_and_open_ones_standing():
+    apps = migrate([("scorekeeper", "0021_transfers_in_baht_only")])
+    m = {name: apps.get_model("scorekeeper", name) for name in ("Group", "Player", "Session")}
+    group = m["Group"].objects.create(name="Saturday")
+    ann = m["Player"].objects.create(group=group, name="Ann", key="Ann")
+
+    def night(closed: bool):
+        return m["Session"].objects.create(
+            group=group, ruleset="knock-dummy-2025", stake_level="sian", stake_less=100,
+            stake_medium=200, stake_more=300, fine=200, point_value="0.5", first_dealer=ann,
+            closed_at=datetime(2026, 11, 20, 23, 0, tzinfo=UTC) if closed else None,
+        )  # fmt: skip
+
+    closed, still_open = night(closed=True), night(closed=False)
+
+    apps = migrate([("scorekeeper", "0022_nets_reading")])
+    Session = apps.get_model("scorekeeper", "Session")
+    readings = dict(Session.objects.values_list("pk", "nets_reading"))
+    assert readings == {closed.pk: "booked", still_open.pk: "standing"}
+    # A night opened after the migration reads the standing nets, by the field's default.
+    later = Session.objects.create(
+        group_id=group.pk, ruleset="knock-dummy-2025", stake_level="sian", stake_less=100,
+        stake_medium=200, stake_more=300, fine=200, point_value="0.5", first_dealer_id=ann.pk,
+    )  # fmt: skip
+    assert Session.objects.get(pk=later.pk).nets_reading == "standing"
+
+
 def test_one_claim_a_player_is_kept_the_earliest_and_a_number_the_kept_member_did_not_save_goes():
     m, group, (ann, bee, cat, dan) = before_one_claim("Ann", "Bee", "Cat", "Dan")
 
@@ -208,74 +244,6 @@ def test_one_claim_a_player_is_kept_the_earliest_and_a_number_the_kept_member_di
         Membership.objects.filter(pk=impostor.pk).update(player=ann.pk)
 
 
-@pytest.mark.django_db(transaction=True)
-def test_nights_closed_before_the_standing_reading_are_marked_booked_and_open_ones_standing():
-    apps = migrate([("scorekeeper", "0021_transfers_in_baht_only")])
-    m = {name: apps.get_model("scorekeeper", name) for name in ("Group", "Player", "Session")}
-    group = m["Group"].objects.create(name="Saturday")
-    ann = m["Player"].objects.create(group=group, name="Ann", key="Ann")
-
-    def night(closed: bool):
-        return m["Session"].objects.create(
-            group=group, ruleset="knock-dummy-2025", stake_level="sian", stake_less=100,
-            stake_medium=200, stake_more=300, fine=200, point_value="0.5", first_dealer=ann,
-            closed_at=datetime(2026, 11, 20, 23, 0, tzinfo=UTC) if closed else None,
-        )  # fmt: skip
-
-    closed, still_open = night(closed=True), night(closed=False)
-
-    apps = migrate([("scorekeeper", "0022_nets_reading")])
-    Session = apps.get_model("scorekeeper", "Session")
-    readings = dict(Session.objects.values_list("pk", "nets_reading"))
-    assert readings == {closed.pk: "booked", still_open.pk: "standing"}
-    # A night opened after the migration reads the standing nets, by the field's default.
-    later = Session.objects.create(
-        group_id=group.pk, ruleset="knock-dummy-2025", stake_level="sian", stake_less=100,
-        stake_medium=200, stake_more=300, fine=200, point_value="0.5", first_dealer_id=ann.pk,
-    )  # fmt: skip
-    assert Session.objects.get(pk=later.pk).nets_reading == "standing"
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_session_becomes_a_night_with_every_row_that_named_it_and_its_constraints_kept():
-    apps = migrate([("scorekeeper", "0025_settled_tabs")])
-    named = ("Group", "Player", "Session", "Seat", "Game", "Standing", "LedgerLine", "AuditEntry")
-    m = {name: apps.get_model("scorekeeper", name) for name in named}
-    group = m["Group"].objects.create(name="Saturday")
-    ann, bee = (m["Player"].objects.create(group=group, name=n, key=n) for n in ("Ann", "Bee"))
-    session = m["Session"].objects.create(
-        group=group, ruleset="knock-dummy-2025", stake_level="sian", stake_less=100,
-        stake_medium=200, stake_more=300, fine=200, point_value="0.5", first_dealer=ann,
-    )  # fmt: skip
-    m["Seat"].objects.create(session=session, player=ann, position=0, since_game=1)
-    game = m["Game"].objects.create(session=session, number=1, dealer=ann, seating=[ann.pk])
-    m["Standing"].objects.create(session=session, player=ann, net=100)
-    line = m["LedgerLine"].objects.create(
-        session=session, game=game, payer=bee, payee=ann, amount=100, item="level", rule="76",
-        due="after-game",
-    )  # fmt: skip
-    entry = m["AuditEntry"].objects.create(group=group, session=session, action="session-open")
-
-    apps = migrate([("scorekeeper", "0026_night")])
-    night = apps.get_model("scorekeeper", "Night").objects.get(pk=session.pk)
-    assert [g.pk for g in night.games.all()] == [game.pk]
-    assert [s.player_id for s in night.standings.all()] == [ann.pk]
-    assert [s.player_id for s in night.seats.all()] == [ann.pk]
-    assert [x.pk for x in night.lines.all()] == [line.pk]
-    assert [a.pk for a in night.audit.all()] == [entry.pk]  # its action as it was written
-    assert night.audit.get().action == "session-open"
-    assert list(apps.get_model("scorekeeper", "Group").objects.get(pk=group.pk).nights.all()) == [
-        night
-    ]
-    Standing = apps.get_model("scorekeeper", "Standing")
-    with pytest.raises(IntegrityError), transaction.atomic():
-        Standing.objects.create(night=night, player_id=ann.pk)  # one standing a player, still
-    Game = apps.get_model("scorekeeper", "Game")
-    with pytest.raises(IntegrityError), transaction.atomic():
-        Game.objects.create(night=night, number=1, dealer_id=ann.pk, seating=[ann.pk])
-
-
-@pytest.mark.django_db(transaction=True)
 def test_one_claim_the_earliest_by_the_audit_log_is_kept_not_the_member_who_joined_first():
     m, group, (eve, fay, gus) = before_one_claim("Eve", "Fay", "Gus")
 
@@ -316,10 +284,62 @@ def test_one_claim_the_earliest_by_the_audit_log_is_kept_not_the_member_who_join
     assert kept == {"Eve": ("", ""), "Fay": ("0812345678", ""), "Gus": ("0812345678", "Gus")}
 
 
+def test_a_session_becomes_a_night_with_every_row_that_named_it_and_its_constraints_kept():
+    apps = migrate([("scorekeeper", "0025_settled_tabs")])
+    named = ("Group", "Player", "Session", "Seat", "Game", "Standing", "LedgerLine", "AuditEntry")
+    m = {name: apps.get_model("scorekeeper", name) for name in named}
+    group = m["Group"].objects.create(name="Saturday")
+    ann, bee = (m["Player"].objects.create(group=group, name=n, key=n) for n in ("Ann", "Bee"))
+    session = m["Session"].objects.create(
+        group=group, ruleset="knock-dummy-2025", stake_level="sian", stake_less=100,
+        stake_medium=200, stake_more=300, fine=200, point_value="0.5", first_dealer=ann,
+    )  # fmt: skip
+    m["Seat"].objects.create(session=session, player=ann, position=0, since_game=1)
+    game = m["Game"].objects.create(session=session, number=1, dealer=ann, seating=[ann.pk])
+    m["Standing"].objects.create(session=session, player=ann, net=100)
+    line = m["LedgerLine"].objects.create(
+        session=session, game=game, payer=bee, payee=ann, amount=100, item="level", rule="76",
+        due="after-game",
+    )  # fmt: skip
+    entry = m["AuditEntry"].objects.create(group=group, session=session, action="session-open")
+
+    apps = migrate([("scorekeeper", "0026_night")])
+    night = apps.get_model("scorekeeper", "Night").objects.get(pk=session.pk)
+    assert [g.pk for g in night.games.all()] == [game.pk]
+    assert [s.player_id for s in night.standings.all()] == [ann.pk]
+    assert [s.player_id for s in night.seats.all()] == [ann.pk]
+    assert [x.pk for x in night.lines.all()] == [line.pk]
+    assert [a.pk for a in night.audit.all()] == [entry.pk]  # its action as it was written
+    assert night.audit.get().action == "session-open"
+    assert list(apps.get_model("scorekeeper", "Group").objects.get(pk=group.pk).nights.all()) == [
+        night
+    ]
+    Standing = apps.get_model("scorekeeper", "Standing")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Standing.objects.create(night=night, player_id=ann.pk)  # one standing a player, still
+    Game = apps.get_model("scorekeeper", "Game")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Game.objects.create(night=night, number=1, dealer_id=ann.pk, seating=[ann.pk])
+
+
 @pytest.fixture(autouse=True)
-def _back_to_the_latest_schema(transactional_db):
-    """Every other test runs on today's schema: migrate forward again, whatever happened."""
+def _database(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[None]:
+    """The test database in autocommit, as a deployment migrates it; after each test, every table
+    of the app emptied at the schema the test left, its old tables too, so that the next test
+    starts from nothing wherever it starts. Its rows were written to old schemas by hand: not a
+    night the app played, so the audit after each test (tests/conftest.py) does not read them."""
+    with django_db_blocker.unblock():
+        yield
+        tables = [t for t in connection.introspection.table_names() if t.startswith("scorekeeper_")]
+        flush = connection.ops.sql_flush(no_style(), tables)  # all of them: no cascade needed
+        connection.ops.execute_sql_flush(flush)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _latest_schema_after(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker
+) -> Iterator[None]:
+    """Every other test runs on today's schema: migrated forward again after the module."""
     yield
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    with django_db_blocker.unblock():
+        migrate(latest())
