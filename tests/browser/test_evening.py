@@ -193,7 +193,7 @@ def test_an_evening_of_ten_games_settles_as_the_engine_says(
     t.seats = [SOMCHAI, SOMSRI, PITI, MANEE]
     t.start(MANEE)
     page.locator('nav.actions a[href$="/seats"]').click()
-    assert page.locator("main ol.list > li").all_inner_texts() == t.seats
+    expect(page.locator("main ol.list > li")).to_have_text(t.seats)  # once the page is there
     expect(page.locator("main ul.list")).to_contain_text(PITI)
     screenshot("seats")
     t.back_to_table()
