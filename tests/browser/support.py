@@ -9,7 +9,8 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator, Page, Response, expect
 
 from scorekeeper.rules import knock_dummy
 from scorekeeper.rules.knock_dummy_document import game_from_document
@@ -227,8 +228,22 @@ def expect_preview(page: Page, nets: Mapping[str, int]) -> None:
 
 
 def save_result(page: Page) -> None:
+    """Tap Save and wait for the table; if it does not come, say what the tap's POSTs got."""
+    answered: list[str] = []
+
+    def seen(response: Response) -> None:
+        if response.request.method == "POST":
+            answered.append(f"{response.status} {response.url}")
+
+    page.on("response", seen)
     page.locator(".sticky-actions button.primary").click()
-    page.wait_for_url(re.compile(r"/s/\d+/$"))
+    try:
+        page.wait_for_url(re.compile(r"/s/\d+/$"))
+    except PlaywrightError as error:
+        error.add_note(f"the POSTs answered after the tap on Save: {answered or 'none'}")
+        raise
+    finally:
+        page.remove_listener("response", seen)
 
 
 def board(page: Page) -> dict[str, tuple[int, str, str]]:

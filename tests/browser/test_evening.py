@@ -341,6 +341,7 @@ def test_an_evening_of_ten_games_settles_as_the_engine_says(
     expect(page.locator('input[name="mode"][value="fewest"]')).to_be_checked()
     screenshot("settle-up")
     page.locator("main form.card button.primary").click()
+    expect(page.locator("#transfers ul.transfers > li").first).to_be_visible()  # closed
     plan = transfers(page)
     assert len(plan) == len(fewest_transfers(final))
     balance = {name: net * HALF_BAHT for name, net in final.items()}  # in baht

@@ -272,6 +272,7 @@ def test_a_table_saved_in_place_reloaded_offline_starts_the_next_game_which_land
                 "points": {players[1]: 10, players[2]: 20, players[3]: 30},
             }
             support.fill_result(page, outcome, players)
+            support.expect_preview(page, support.engine_nets(players, outcome))
             support.save_result(page)
         seen = support.board(page)
         page.context.set_offline(True)

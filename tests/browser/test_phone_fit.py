@@ -135,6 +135,7 @@ def test_a_game_is_played_and_paid_up_without_javascript(
 
         page.locator('nav.actions a[href$="/settle"]').click()
         page.locator("main form.card button.primary").click()
+        expect(page.locator("#transfers ul.transfers > li").first).to_be_visible()  # closed
         plan = transfers(page)
         assert plan
         for left in range(len(plan), 0, -1):
