@@ -1,5 +1,7 @@
 """Without a connection: history opens from the phone, a game entered is sent once it returns."""
 
+from typing import Any
+
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
@@ -29,20 +31,27 @@ def controlled_by_worker(page) -> None:
     raise AssertionError("the service worker never took control of the page")
 
 
+def ordinary_game(page) -> tuple[Game, list[str], dict[str, Any]]:
+    """Start the next game and open its end: the game, its players in turn order, and an
+    ordinary result for it (the dealer knocks; the others count 10, 20 and 30)."""
+    support.start_game(page)
+    support.open_finish(page)
+    game = Game.objects.get(status=Game.Status.IN_PLAY)
+    players = game.document["players"]
+    outcome = {
+        "knock": {"player": players[0], "kind": "normal"},
+        "points": {players[1]: 10, players[2]: 20, players[3]: 30},
+    }
+    return game, players, outcome
+
+
 def test_a_game_entered_offline_is_kept_and_recorded_once_when_the_connection_returns(
     browser, live_server, screenshot
 ):
     with open_page(browser, "offline-game") as page:
         table = support.open_night(page, live_server.url, group="วงไม่มีสัญญาณ", seats=SEATS)
         controlled_by_worker(page)
-        support.start_game(page)
-        support.open_finish(page)
-        game = Game.objects.get(status=Game.Status.IN_PLAY)
-        players = game.document["players"]
-        outcome = {
-            "knock": {"player": players[0], "kind": "normal"},
-            "points": {players[1]: 10, players[2]: 20, players[3]: 30},
-        }
+        game, players, outcome = ordinary_game(page)
         page.context.set_offline(True)
         expect(page.locator("#offline")).to_be_visible()
         support.fill_result(page, outcome, players)
@@ -263,14 +272,7 @@ def test_a_table_saved_in_place_reloaded_offline_starts_the_next_game_which_land
         support.open_night(page, live_server.url, group="วงในที่", seats=SEATS)
         controlled_by_worker(page)
         for _ in range(2):  # two games saved, each start and save answered in place
-            support.start_game(page)
-            support.open_finish(page)
-            game = Game.objects.get(status=Game.Status.IN_PLAY)
-            players = game.document["players"]
-            outcome = {
-                "knock": {"player": players[0], "kind": "normal"},
-                "points": {players[1]: 10, players[2]: 20, players[3]: 30},
-            }
+            _, players, outcome = ordinary_game(page)
             support.fill_result(page, outcome, players)
             support.expect_preview(page, support.engine_nets(players, outcome))
             support.save_result(page)
