@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
-from scorekeeper.models import Group, MoneyLine, Night, Tab
+from scorekeeper.models import Group, MoneyLine, Night, Player, Tab
 from scorekeeper.rules import tab as rules
 from scorekeeper.rules.settle_up import HOUSE
 
@@ -43,17 +43,19 @@ def carried_debts(night: Night) -> QuerySet[MoneyLine]:
 
 
 def totals(debts: Iterable[MoneyLine]) -> dict[str, Decimal]:
-    """Each party's total across `debts`: owed (+) or owing (−), by player id ("" the house)."""
+    """Each party's total across `debts`: owed (+) or owing (−), by name (HOUSE the house)."""
     return rules.nets(as_debts(debts))
 
 
 def as_debts(lines: Iterable[MoneyLine]) -> list[rules.Debt]:
-    """The carried debts as the rules read them, each party by player id ("" the house)."""
-    return [rules.Debt(_party(line.payer_id), _party(line.payee_id), line.baht) for line in lines]
+    """The carried debts as the rules read them, each party by name (HOUSE the house; a group's
+    players have names of their own): the fewest transfers are planned in the order the players
+    read, the same whatever ids the database gave them."""
+    return [rules.Debt(_party(line.payer), _party(line.payee), line.baht) for line in lines]
 
 
-def _party(player_id: int | None) -> str:
-    return HOUSE if player_id is None else str(player_id)
+def _party(player: Player | None) -> str:
+    return HOUSE if player is None else player.name
 
 
 def replaced(tab: Tab) -> QuerySet[MoneyLine]:

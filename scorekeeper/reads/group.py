@@ -22,6 +22,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.reads.debts import owed, replaced, tab_transfer_rows, totals
 from scorekeeper.reads.pay import changed, debt_rows, pay
+from scorekeeper.rules.settle_up import HOUSE
 
 
 def group_page(group: Group, viewer: Membership) -> dict[str, Any]:
@@ -35,7 +36,7 @@ def group_page(group: Group, viewer: Membership) -> dict[str, Any]:
         "players": players,
         "owed": debt_rows(debts, viewer),
         # The tab to settle, and the latest settled tabs with their transfers.
-        **tab_context(group, debts, players, viewer),
+        **tab_context(group, debts, viewer),
         "membership": viewer,
         "me": me,
     }
@@ -74,15 +75,12 @@ def group_nights(group: Group) -> list[NightResult]:
 SHOWN_TABS = 3  # the latest settled tabs the page shows; older ones are in the audit and the export
 
 
-def tab_context(
-    group: Group, owed: list[MoneyLine], players: list[Player], viewer: Membership | None
-) -> dict[str, Any]:
+def tab_context(group: Group, owed: list[MoneyLine], viewer: Membership | None) -> dict[str, Any]:
     """The tab to settle (each player's total across `owed`, the debts still carried) and the
     latest settled tabs, each transfer with how to pay it by PromptPay."""
-    by_id = {str(p.pk): p for p in players}
     party_totals = [
-        {"name": by_id[key].name if key in by_id else payee_name(None), "baht": baht}
-        for key, baht in totals(owed).items()
+        {"name": name if name != HOUSE else payee_name(None), "baht": baht}
+        for name, baht in totals(owed).items()
     ]
     party_totals.sort(key=lambda row: (row["baht"], row["name"]))
     latest = Tab.objects.filter(group=group).with_taken_back().select_related("by")

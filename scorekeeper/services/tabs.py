@@ -86,7 +86,7 @@ def tab_settle(*, group: Group, actor: Membership) -> Tab:
         )
         for debt in debts
     )
-    players = {str(p.pk): p for p in Player.objects.filter(group=group)}
+    players = {p.name: p for p in Player.objects.filter(group=group)}
     planned = [
         TabTransfer(tab=tab, payer=players[p.payer], payee=players.get(p.payee), baht=p.baht)
         for p in rules.settle(as_debts(debts))

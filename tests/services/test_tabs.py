@@ -7,8 +7,17 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db.models import Max
 
-from scorekeeper.models import AuditEntry, Group, Membership, MoneyLine, Tab, TabTransfer
+from scorekeeper.models import (
+    AuditEntry,
+    Group,
+    Membership,
+    MoneyLine,
+    Player,
+    Tab,
+    TabTransfer,
+)
 from scorekeeper.reads.debts import owed as still_owed
 from scorekeeper.reads.debts import replaced, tab_transfer_rows
 from scorekeeper.rules.errors import RuleError
@@ -16,7 +25,7 @@ from scorekeeper.rules.tab import Debt, nets
 from scorekeeper.services import access, debts, tabs
 from scorekeeper.services.debts_audit import tab_audit
 from scorekeeper.services.ledger_audit import night_audit
-from tests.tab_nights import carried_night, two_way_tab
+from tests.tab_nights import NAMES, carried_night, two_way_tab
 
 
 @pytest.fixture
@@ -60,6 +69,27 @@ def test_debts_both_ways_are_netted_into_the_fewest_transfers_exact_to_the_satan
         Debt("Dan", "Bee", Decimal("24.96")),
     ]  # fmt: skip
     assert not still_owed(group).exists()
+    clean(group)
+
+
+@pytest.mark.parametrize("order", ["ids across a power of ten", "ids against the names"])
+def test_the_transfers_are_planned_by_name_whatever_ids_the_players_have(db, order):
+    """The same debts make the same transfers in any group: the database's ids (here 998, 999,
+    1000, 1001, which read in another order as text) never decide who pays whom."""
+    group = access.group_create(name="วงอื่น", device=access.device_create(), host_name="ต้น")
+    first = 10 ** len(str((Player.objects.aggregate(last=Max("pk"))["last"] or 0) + 2))
+    ids = [first - 2, first - 1, first, first + 1]
+    if order == "ids against the names":
+        ids.reverse()
+    Player.objects.bulk_create(
+        Player(pk=pk, group=group, name=name, key=name) for pk, name in zip(ids, NAMES, strict=True)
+    )
+    two_way_tab(group, group.owner)
+    tab = tabs.tab_settle(group=group, actor=group.owner)
+    assert [Debt(t.payer.name, t.payee_name, t.baht) for t in tab.transfers.all()] == [
+        Debt("Cat", "Ann", Decimal("433.32")), Debt("Dan", "Ann", Decimal("300.03")),
+        Debt("Dan", "Bee", Decimal("24.96")),
+    ]  # fmt: skip
     clean(group)
 
 
