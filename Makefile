@@ -110,9 +110,11 @@ lint: sync
 	$(UV) run mypy
 
 # The README's phone screenshots (docs/screens/*.jpg), committed: the screens test writes them only
-# when SCOREKEEPER_SCREENS_TO_DOCS=1, so that an ordinary run leaves them alone.
+# when SCOREKEEPER_SCREENS_TO_DOCS=1, so that an ordinary run leaves them alone; and every screen,
+# light and dark, as test-artifacts/screens/*.png (SCOREKEEPER_SCREENSHOTS=1, which any test run
+# takes to save the screens it passes through).
 screens: sync chromium
-	SCOREKEEPER_SCREENS_TO_DOCS=1 $(UV) run pytest -q -p no:cacheprovider tests/browser/test_screens.py
+	SCOREKEEPER_SCREENS_TO_DOCS=1 SCOREKEEPER_SCREENSHOTS=1 $(UV) run pytest -q -p no:cacheprovider tests/browser/test_screens.py
 
 # The card's fonts, committed: subsets of Noto made again only to change what they cover
 # (scorekeeper/fonts/README.md).

@@ -42,6 +42,10 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 390, "height": 844}
 SCREENS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screens"
 TIMEOUT_MS = 10_000  # a page answers in milliseconds: fail well before Playwright's 30 s
+# The screens the tests pass through are saved to look at when asked (`make screens`): a
+# full-page capture costs about 0.1 s, over 150 of them a run, and no test reads them. A failed
+# test's page is saved always (`keep_failed`).
+SAVE_SCREENS = os.environ.get("SCOREKEEPER_SCREENSHOTS") == "1"
 
 type Shoot = Callable[..., Path]
 
@@ -59,6 +63,7 @@ class InTurn(WSGIServer):
     def __init__(self, *args: Any, connections_override: dict | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.connections_override = connections_override or {}
+        self.serving: set[threading.Thread] = set()
 
     def set_app(self, application: Callable[..., Iterable[bytes]]) -> None:
         turn = threading.Lock()
@@ -75,7 +80,15 @@ class InTurn(WSGIServer):
         super().set_app(in_turn)
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        threading.Thread(target=self.serve, args=(request, client_address), daemon=True).start()
+        thread = threading.Thread(target=self.serve, args=(request, client_address), daemon=True)
+        thread.start()
+        self.serving.add(thread)
+
+    def served(self, timeout: float) -> None:
+        """Wait until every request received has been answered (or its phone has gone)."""
+        for thread in list(self.serving):
+            thread.join(timeout)
+            self.serving.discard(thread)
 
     def serve(self, request: Any, client_address: Any) -> None:
         for alias, connection in self.connections_override.items():
@@ -87,6 +100,7 @@ class InTurn(WSGIServer):
         finally:
             self.shutdown_request(request)
             connections.close_all()  # a thread's own (PostgreSQL); the shared one stays open
+            self.serving.discard(threading.current_thread())
 
 
 class OneAtATime(LiveServerThread):
@@ -127,6 +141,17 @@ def live_server(django_db_setup: None) -> Iterator[LiveServer]:
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(autouse=True)
+def served_whole(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A browser test ends with its last request answered: a request still waiting its turn when
+    the test's phones close would run in the next test, against its database (the tests that run
+    among the browser tests have theirs closed, or a transaction of their own)."""
+    yield
+    if "live_server" in request.fixturenames:
+        live_server = request.getfixturevalue("live_server")
+        live_server.thread.httpd.served(timeout=TIMEOUT_MS / 1000)
 
 
 @pytest.fixture
@@ -274,13 +299,14 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
 
 @pytest.fixture
 def screenshot(request: pytest.FixtureRequest) -> Shoot:
-    """Save the whole `page` (or `on`) as test-artifacts/screens/<name>.png; return the path."""
+    """Save the whole `page` (or `on`) as test-artifacts/screens/<name>.png, when asked
+    (`SAVE_SCREENS`); return the path."""
     SCREENS.mkdir(parents=True, exist_ok=True)
 
     def shoot(name: str, on: Page | None = None) -> Path:
-        page = on or request.getfixturevalue("page")
         path = SCREENS / f"{name}.png"
-        full_page(page, path)
+        if SAVE_SCREENS:
+            full_page(on or request.getfixturevalue("page"), path)
         return path
 
     return shoot

@@ -1,12 +1,12 @@
 """Every screen looked at: a 390 × 844 phone in Thai, light and dark.
 
-Each screen is saved as test-artifacts/screens/390-<scheme>-<screen>.png and checked: it fits
-the phone (no sideways scroll, targets a thumb hits), no text is cut off, numbers line up, and
-axe-core finds nothing against WCAG 2.1 A and AA. The screens are walked once, each looked at in
-light, then in dark (the phone's colour scheme switched on the page as it stands). Every problem
-is collected; the test fails at the end naming them all. The night is begun through the screens,
-the rest made with the services (the live server shares the test's database) to keep the run
-short.
+Each screen is checked (and saved as test-artifacts/screens/390-<scheme>-<screen>.png when asked:
+`make screens`): it fits the phone (no sideways scroll, targets a thumb hits), no text is cut off,
+numbers line up, and axe-core finds nothing against WCAG 2.1 A and AA. The screens are walked once,
+each looked at in light, then in dark (the phone's colour scheme switched on the page as it
+stands). Every problem is collected; the test fails at the end naming them all. The night is begun
+through the screens, the rest made with the services (the live server shares the test's database)
+to keep the run short.
 """
 
 import os
