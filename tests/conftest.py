@@ -37,15 +37,17 @@ def timeout_of(item: pytest.Item) -> float:
     return float(item.config.getini("timeout") or 0)
 
 
-# The longest tests start first (the ledger machine takes a minute, each browser test up to half
-# of one), so that pytest-xdist hands them out among its workers at the start of a run instead of
-# leaving one worker to end it alone with a long test while the other waits.
+# The longest tests start first (the ledger machine takes a minute, the screens and the evening
+# half of one), so that pytest-xdist hands them out among its workers at the start of a run
+# instead of leaving one worker to end it alone with a long test while the others wait. The other
+# browser tests are spread evenly among the rest: a browser test mostly waits (on Chromium, on its
+# live server), and a worker running one leaves its core to a worker running tests that compute.
 LONGEST_FIRST = (
     "tests/services/test_ledger_machine.py",
     "tests/browser/test_screens.py",
     "tests/browser/test_evening.py",
-    "tests/browser/",
 )
+BROWSER = "tests/browser/"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -56,6 +58,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         )
 
     items.sort(key=rank)  # stable: each group keeps its order
+    first = [item for item in items if rank(item) < len(LONGEST_FIRST)]
+    browser = [item for item in items[len(first) :] if item.nodeid.startswith(BROWSER)]
+    modules: list[list[pytest.Item]] = []  # the others, a module's tests together
+    for item in items[len(first) :]:
+        if not item.nodeid.startswith(BROWSER):
+            if not modules or item.path != modules[-1][-1].path:
+                modules.append([])
+            modules[-1].append(item)
+    # Each module's tests stay together (what a module builds once for them all is built once);
+    # the browser tests go in between modules, at even steps.
+    spread = first
+    for i, module in enumerate(modules):
+        spread += browser[i * len(browser) // len(modules) : (i + 1) * len(browser) // len(modules)]
+        spread += module
+    items[:] = spread if modules else first + browser
 
 
 @pytest.hookimpl(wrapper=True)

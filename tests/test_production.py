@@ -16,6 +16,9 @@ import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# One worker serves them all: the server's static files are collected and its database migrated
+# once (about 4 s), not once by each worker that runs one of them.
+pytestmark = pytest.mark.xdist_group("production")
 
 
 def free_port() -> int:
