@@ -5,7 +5,7 @@ once the night is closed, its table fee, rounding and transfers; each player's s
 the summary, its share text and card), the group's list of nights, and the players' records and
 head to head."""
 
-import random
+import secrets
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -569,22 +569,23 @@ class NightMachine(RuleBasedStateMachine):
 @pytest.mark.django_db
 @pytest.mark.parametrize("half", [1, 2])
 def test_random_nights_keep_the_ledger_whole(half: int) -> None:
-    """Thirty random nights, in two halves of fifteen that two workers play at once. Each half
-    has a seed of its own, drawn from the run's (pytest-randomly seeds `random` alike for every
-    test): the halves play different nights, and each run plays others."""
-    nights = seed(random.getrandbits(64) + half)(NightMachine)
-    with connection.execute_wrapper(Writes()):
-        run_state_machine_as_test(
-            nights,
-            settings=settings(
-                # Every step compares each page's figures with the engine's: 30 nights cost what
-                # 50 did without, and keep make test quick.
-                max_examples=15,
-                stateful_step_count=30,
-                deadline=None,
-                # Shrinking replays whole nights against the database and can run for many
-                # minutes; the unshrunk steps of a failure already read clearly.
-                phases=[Phase.explicit, Phase.reuse, Phase.generate],
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-            ),
-        )
+    """Thirty random nights, in two halves of fifteen that two workers play at once, each half
+    from a seed of its own, drawn anew every run (a failure names it)."""
+    drawn = secrets.randbits(64)
+    rules = settings(
+        # Every step compares each page's figures with the engine's: 30 nights cost what 50 did
+        # without, and keep make test quick.
+        max_examples=15,
+        stateful_step_count=30,
+        deadline=None,
+        # Shrinking replays whole nights against the database and can run for many minutes; the
+        # unshrunk steps of a failure already read clearly.
+        phases=[Phase.explicit, Phase.reuse, Phase.generate],
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+    try:
+        with connection.execute_wrapper(Writes()):
+            run_state_machine_as_test(seed(drawn)(NightMachine), settings=rules)
+    except BaseException as failed:
+        failed.add_note(f"half {half} played from @seed({drawn})")
+        raise
