@@ -20,12 +20,12 @@ from pytest_django import DjangoDbBlocker
 
 HUNG = Path(__file__).resolve().parents[1] / "test-artifacts" / "hung.txt"
 
-# Under pytest-xdist two workers share the machine's cores with their Chromiums and live
-# servers: an example of a property test without a deadline of its own may wait for a core past
-# Hypothesis's 200 ms and fail as flaky. What the tests assert and how many examples they try are
-# unchanged; the deadline of a run in one process is Hypothesis's own.
+# Under pytest-xdist the workers (one more than the cores) share the machine's cores with their
+# Chromiums and live servers: an example of a property test without a deadline of its own may
+# wait for a core past Hypothesis's 200 ms and fail as flaky. What the tests assert and how many
+# examples they try are unchanged; the deadline of a run in one process is Hypothesis's own.
 if os.environ.get("PYTEST_XDIST_WORKER"):
-    settings.register_profile("shared-cores", deadline=timedelta(seconds=1))
+    settings.register_profile("shared-cores", deadline=timedelta(seconds=2))
     settings.load_profile("shared-cores")
 
 
