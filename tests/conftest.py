@@ -37,11 +37,12 @@ def timeout_of(item: pytest.Item) -> float:
     return float(item.config.getini("timeout") or 0)
 
 
-# The longest tests start first (the ledger machine takes a minute, the screens and the evening
-# half of one), so that pytest-xdist hands them out among its workers at the start of a run
-# instead of leaving one worker to end it alone with a long test while the others wait. The other
-# browser tests are spread evenly among the rest: a browser test mostly waits (on Chromium, on its
-# live server), and a worker running one leaves its core to a worker running tests that compute.
+# The longest tests start first (the ledger machine's halves, the screens and the evening, each a
+# quarter to half a minute), so that pytest-xdist hands them out among its workers at the start of
+# a run instead of leaving one worker to end it alone with a long test while the others wait. The
+# other browser tests are spread evenly among the rest: a browser test mostly waits (on Chromium,
+# on its live server), and a worker running one leaves its core to a worker running tests that
+# compute.
 LONGEST_FIRST = (
     "tests/services/test_ledger_machine.py",
     "tests/browser/test_screens.py",
