@@ -12,7 +12,7 @@ export UV_COMPILE_BYTECODE := 1
 unexport PYTHONDONTWRITEBYTECODE
 UV := $(shell command -v uv 2>/dev/null || echo "python3 -m uv")
 
-.PHONY: help uv gettext chromium sync run serve test test-soak test-postgres postgres bench check-examples lint fonts screens
+.PHONY: help uv gettext chromium sync run serve test test-soak test-postgres postgres redis bench check-examples lint fonts screens
 
 help:
 	@echo "make run    install, migrate and serve on http://127.0.0.1:8000 (embedded SQLite)"
@@ -79,7 +79,7 @@ serve: sync
 # granian's, for make serve). The soak runs use the cores (SOAK_WORKERS).
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 SOAK_WORKERS ?= auto
-test: sync chromium
+test: sync chromium redis
 	@if [[ "$${DATABASE_URL:-}" == postgres* ]]; then $(MAKE) --no-print-directory postgres; fi
 	@rm -f test-artifacts/hung.txt
 	$(UV) run pytest -m "not soak" -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS) || { status=$$?; cat test-artifacts/hung.txt 2>/dev/null; exit $$status; }
@@ -93,6 +93,15 @@ test-soak: sync postgres
 
 test-postgres:
 	DATABASE_URL=postgres://postgres@127.0.0.1:5432/scorekeeper $(MAKE) --no-print-directory test
+
+# The machine's Redis, for the cache's tests (tests/views/test_built_once.py) and REDIS_URL:
+# installed and started if it is down, as PostgreSQL is below.
+redis:
+	@command -v redis-server >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; }
+	@redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || { \
+	  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save '' --appendonly no >/dev/null; \
+	  for i in $$(seq 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 0.2; done; \
+	  redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null; }
 
 postgres:
 	@pg_isready -q -h 127.0.0.1 -p 5432 || { \

@@ -7,6 +7,7 @@ phone-tethered table: embedded SQLite, debug on.
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -184,6 +185,26 @@ else:
             # Kept open between requests: opening one and running its PRAGMAs cost a request
             # about a tenth of its time.
             "CONN_MAX_AGE": 600,
+        }
+    }
+
+# The table's region is built once for each version and kind of visitor and kept in the cache
+# (views/live.py): in each process by default, which needs no server; with REDIS_URL set, in
+# Redis, shared by every process and machine serving the app (README, "Serving it for real").
+CACHES: dict[str, dict[str, Any]]
+if "REDIS_URL" in os.environ:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": os.environ.get("SCOREKEEPER_CACHE_PREFIX", "scorekeeper"),
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 5000},
         }
     }
 

@@ -9,6 +9,7 @@ test-artifacts/hung.txt and ends the process, which `make test` then prints.
 
 import faulthandler
 import os
+import uuid
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -102,6 +103,21 @@ def fast_password_hashing() -> Generator[None]:
     fast.enable()
     yield
     fast.disable()
+
+
+@pytest.fixture(autouse=True)
+def cache_of_its_own() -> Generator[None]:
+    """Every test has a cache of its own (a fresh key prefix): a table's region kept by one test
+    (views/live.py) would otherwise be found by the next, whose rolled-back database gives its
+    night the same id and version; on a Redis shared by the workers (REDIS_URL), by another
+    worker's. A prefix, not a flush: a flush of Redis would empty the other workers' too."""
+    from django.conf import settings as django_settings  # noqa: PLC0415 (Django set up by now)
+    from django.test.utils import override_settings  # noqa: PLC0415
+
+    prefix = f"test-{uuid.uuid4().hex}"
+    caches = {name: {**conf, "KEY_PREFIX": prefix} for name, conf in django_settings.CACHES.items()}
+    with override_settings(CACHES=caches):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -121,9 +121,17 @@ class Undo:
     until: datetime
 
 
-def _undo(night: Night, shown: list[Game], membership: Membership | None) -> Undo | None:
+def undo_offer(night: Night, membership: Membership | None) -> Undo | None:
+    """The undo this visitor is offered now, if any (what the table's region differs by for a
+    minute after a save, views/live.py): a statement for the last game, and one for who saved it
+    unless the visitor hosts."""
+    if not night.is_open or membership is None or not membership.may_play:
+        return None
+    return _undo(night, night.games.order_by("-number", "-started_at").first(), membership)
+
+
+def _undo(night: Night, last: Game | None, membership: Membership | None) -> Undo | None:
     """The last game, if its result was saved under a minute ago by this visitor or they host."""
-    last = shown[0] if shown else None
     if last is None or membership is None or not membership.may_play:
         return None
     until = games.undo_until(last)
@@ -154,7 +162,7 @@ def night_table(night: Night, membership: Membership | None, usual: Close | None
         "board": board,
         "in_play": in_play,
         "play_events": _played_events(in_play) if in_play is not None else [],
-        "undo": _undo(night, shown, membership) if night.is_open else None,
+        "undo": _undo(night, shown[0] if shown else None, membership) if night.is_open else None,
         "pending": pending,
         **_running(night, board, usual),
         "next_dealer": next_dealer,

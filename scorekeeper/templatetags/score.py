@@ -12,9 +12,10 @@ from decimal import Decimal
 from typing import Any
 
 from django import template
+from django.template.defaulttags import CsrfTokenNode
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -212,3 +213,14 @@ def dummy_formula(row: Mapping[str, Any]) -> str:
 def once_field() -> SafeString:
     """A fresh idempotency key for the form being rendered: a retry of it records nothing twice."""
     return format_html('<input type="hidden" name="idempotency_key" value="{}">', uuid.uuid4().hex)
+
+
+@register.simple_tag(takes_context=True)
+def form_keys(context: template.Context) -> SafeString:
+    """A form's CSRF token and idempotency key, as rendered for this visitor; in a region built
+    once for every phone that sees it (`built_once`, views/live.py) neither: the token travels
+    in the page's header (base.html's hx-headers) and the key is made on the phone when the
+    region arrives (static/js/queue.js), so the field is left empty."""
+    if context.get("built_once"):
+        return mark_safe('<input type="hidden" name="idempotency_key" value="">')  # noqa: S308 (constant)
+    return format_html("{}{}", CsrfTokenNode().render(context), once_field())  # {% csrf_token %}'s

@@ -3,21 +3,34 @@
 The page names the version it shows (the newest audit entry of its night: every write leaves
 one in its own transaction), signed for the page's address. A poll sends it back. Unchanged, the
 poll is answered 204 by `UnchangedPollMiddleware` before sessions, accounts and the view are
-touched; changed, the view renders the polled part for this visitor as usual.
+touched; changed, it gets the polled part as it now is.
+
+After a save every other phone at the table asks for the same new version: the part is built once
+for each version and each kind of visitor it differs for (`built_once`), kept in Django's cache,
+and given to the save's own answer and to every poll after it. Nothing in it is made per render
+or per visitor: no CSRF token (it is in the page's header) and no idempotency key (the phone
+makes one when the part arrives).
 """
 
 from collections.abc import Callable
 from typing import Any
 
 from django.core import signing
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import get_language
 
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import AuditEntry, Night
 
 POLL_SECONDS = 2  # every phone at the table shows another phone's save within this
+# A built part is kept this long: a table's phones all ask for a version within a poll or two of
+# the save that made it, and a newer version is a new key (Redis and the per-process cache both
+# drop what expired, and the per-process cache its oldest when full).
+KEPT_SECONDS = 10 * 60
 
 
 def version(night_id: int) -> int:
@@ -73,19 +86,50 @@ def polled(
     template: str,
     part: str,
     context: Callable[[], dict[str, Any]],
+    varies: tuple[object, ...] = (),
 ) -> HttpResponse:
-    """Render the page, or for a poll of `part` (its night changed) just that partial."""
+    """Render the page, or for a poll of `part` (its night changed) that part, built once."""
     if request.htmx and request.htmx.target == part:
-        template += f"#{part}"
+        return built_once(request, night, f"{template}#{part}", context, varies)
     return render(request, template, {**context(), **page_version(request, night)})
 
 
-def page_version(request: HtmxHttpRequest, night: Night) -> dict[str, Any]:
+def built_once(
+    request: HtmxHttpRequest,
+    night: Night,
+    template: str,
+    context: Callable[[], dict[str, Any]],
+    varies: tuple[object, ...] = (),
+) -> HttpResponse:
+    """The polled part of the night as this visitor sees it now, from the cache if another
+    phone's request built this version already, else built and kept.
+
+    It differs by the version, the language, what the visitor may do (play, host) and `varies`
+    (the undo offer, which its saver and a host see for a minute; a page number): not by the
+    player the phone is, since the one form that names them (a cost's payer) stays on the
+    phone as it is (hx-preserve)."""
+    membership = request.membership
+    role = (membership.may_play, membership.may_host) if membership is not None else None
+    current = version(night.pk)
+    key = ":".join(map(str, ("region", template, night.pk, current, get_language(), role, *varies)))
+    key = key.replace(" ", "")  # a key any cache backend takes
+    html = cache.get(key)
+    if html is None:
+        page = {**context(), **page_version(request, night, current), "built_once": True}
+        html = render_to_string(template, page, request)
+        cache.set(key, html, KEPT_SECONDS)
+    return HttpResponse(html)
+
+
+def page_version(
+    request: HtmxHttpRequest, night: Night, current: int | None = None
+) -> dict[str, Any]:
     """The context a polled page needs: the visitor's membership and the version it shows, for
     the table's address (the page may answer a write at another: views.table.table_now)."""
     path = reverse("table", kwargs={"night_id": night.pk})
+    current = version(night.pk) if current is None else current
     return {
         "membership": request.membership,
-        "version": signed_version(path, night.pk, version(night.pk)),
+        "version": signed_version(path, night.pk, current),
         "poll_every": f"{POLL_SECONDS}s",
     }

@@ -84,6 +84,7 @@ def table(request: HtmxHttpRequest, night: Night) -> HttpResponse:
         template="scoresheet/table.html",
         part="sheet",
         context=lambda: sheet_context(night, usual, request.GET.get("page")),
+        varies=(request.GET.get("page"),),
     )
 
 

@@ -23,7 +23,7 @@ from scorekeeper.reads.history import PastTheEnd, night_history
 from scorekeeper.reads.paging import page_asked
 from scorekeeper.reads.settle import settle_transfers
 from scorekeeper.reads.settle import settle_up as settle_up_page
-from scorekeeper.reads.table import EVENT_CHOICES, night_table, seating
+from scorekeeper.reads.table import EVENT_CHOICES, night_table, seating, undo_offer
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.services import games, group_rules, nights
 from scorekeeper.views import costs, live, pay, scoresheet
@@ -54,16 +54,23 @@ def table(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     night = night_for(request, night_id)
     if night.is_scoresheet:  # classic Dummy and Gong Zhu keep a score sheet, not a ledger
         return scoresheet.table(request, night)
-    return live.polled(
+    if request.htmx and request.htmx.target == "live":
+        return region(request, night)
+    context = {**table_context(night, request.membership), **live.page_version(request, night)}
+    return render(request, "table/night.html", context)
+
+
+def region(request: HtmxHttpRequest, night: Night) -> HttpResponse:
+    """The table's live part as it now is, built once for each version and kind of visitor
+    (views/live.py): the answer to a poll and to a tap made in it. It leaves the cost form as
+    the phone has it (_costs_now.html)."""
+    undo = undo_offer(night, request.membership)
+    return live.built_once(
         request,
         night,
-        template="table/night.html",
-        part="live",
-        # A poll leaves the cost form as the phone has it: no need to send it (_costs_now.html).
-        context=lambda: {
-            **table_context(night, request.membership),
-            "poll": bool(request.htmx) and request.htmx.target == "live",
-        },
+        "table/night.html#live",
+        lambda: table_context(night, request.membership),
+        varies=(undo.game.pk if undo is not None else None,),
     )
 
 
@@ -89,14 +96,15 @@ def table_now(
 
 
 def table_region(
-    request: HtmxHttpRequest, night: Night, refused: RuleError | None = None, status: int = 200
+    request: HtmxHttpRequest, night: Night, refused: RuleError | None = None
 ) -> HttpResponse:
     """Answer a tap made in the table's region (#live) with the region as it now is, swapped in
     place: the one request of the tap. A refusal (409) says why inside the region it swaps in."""
+    if refused is None:
+        return region(request, night)
     context = {**table_context(night, request.membership), **live.page_version(request, night)}
-    if refused is not None:
-        context["refused"] = error_text(refused)
-    return render(request, "table/night.html#live", context, status=409 if refused else status)
+    context["refused"] = error_text(refused)
+    return render(request, "table/night.html#live", context, status=409)
 
 
 def answered(

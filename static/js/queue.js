@@ -38,6 +38,14 @@
     ).join("");
   }
 
+  // A region built once for every phone that shows it (views/live.py) has its forms' keys empty:
+  // each form gets a key of its own here, when it arrives, and keeps it for every send of it.
+  htmx.onLoad((content) => {
+    for (const field of content.querySelectorAll("input[name=idempotency_key]")) {
+      if (!field.value) field.value = newKey();
+    }
+  });
+
   // The token of this phone's night as it is now (a page from the service worker's copy may
   // carry an older one): the cookie, else this page's.
   function csrfToken() {

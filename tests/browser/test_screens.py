@@ -191,7 +191,9 @@ def knock_dummy_night(look: Look, base_url: str, group_name: str) -> tuple[Night
     page.check(f'input[name="knocker"][value="{NOK}"]', force=True)
     page.locator(f'tr[data-player="{MAEW}"] input[name^=points_]').fill("99999999999")
     page.locator(".sticky-actions button.primary").click()
-    expect(page.locator("p.error").first).to_be_visible()
+    # The save's refusal (the form's errors), or the preview's if it came first: a tap made
+    # within the preview's 0.4 s wait swaps the form before the preview is asked for.
+    expect(page.locator("#main .error").first).to_be_visible()
     look("finish-errors")
     outcome = {**knock(NOK, "dark", **{MAEW: 12, PLATHONG: 3}), "fool": NOO}
     support.fill_result(page, outcome, SEATS)

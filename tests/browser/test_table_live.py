@@ -103,3 +103,35 @@ def test_a_hidden_page_does_not_poll_and_asks_at_once_when_shown(browser, live_s
         expect(guest.locator("#play-title")).to_be_visible(
             timeout=1_000
         )  # at once, not at the next tick
+
+
+def test_a_region_built_once_gets_keys_made_on_the_phone_and_its_taps_land_once(
+    browser, live_server
+):
+    """The region a poll brings was built once for every phone (views/live.py): it carries no
+    CSRF token and empty idempotency keys. Each phone makes its own keys when the region comes,
+    and a tap from it passes the CSRF check with the page's header and is recorded once."""
+    with open_page(browser, "keys-host") as host, open_page(browser, "keys-guest") as guest:
+        path = support.open_night(host, live_server.url, group="วงกุญแจ", seats=SEATS)
+        night = Night.objects.get(pk=int(path.strip("/").split("/")[1]))
+        join(guest, live_server.url, night, "มานี")
+        support.start_game(host)
+        game = Game.objects.get(status=Game.Status.IN_PLAY)
+        support.record_event(host, {"type": "head", "player": SEATS[1]})
+        paid = guest.locator("ul.played form[action$='/paid']")
+        expect(paid).to_have_count(1, timeout=FOLLOWS_MS)  # brought by a poll, built once
+
+        def made(page: Page) -> list[str]:
+            return page.locator("#live input[name=idempotency_key]").evaluate_all(
+                "fields => fields.map(f => f.value)"
+            )
+
+        guest_keys, host_keys = made(guest), made(host)
+        assert guest_keys and all(guest_keys) and len(set(guest_keys)) == len(guest_keys)
+        assert not set(guest_keys) & set(host_keys)  # each phone its own
+        paid.locator("button").click()
+        expect(guest.locator("ul.played .tag")).to_have_count(1)  # paid at the table
+        expect(host.locator("ul.played .tag")).to_have_count(1, timeout=FOLLOWS_MS)
+        lines = game.events.get(number=1).lines
+        owed = lines.exclude(item="payment").count()  # each who pays the head, once
+        assert owed and lines.filter(item="payment").count() == owed
