@@ -112,7 +112,7 @@ postgres:
 # HEAD against commit c8ffc3b through granian on SQLite and PostgreSQL, plus a throttled phone:
 # each figure beside its aim (docs/performance.md). BENCH_ARGS="--only cpu,poll --db sqlite".
 # c8ffc3b is checked out in .bench/, a folder of this checkout that git ignores.
-bench: sync postgres chromium
+bench: sync postgres redis chromium
 	$(UV) run python bench/bench.py $(BENCH_ARGS)
 
 # The worked examples of docs/rules/knock-dummy.md through `manage.py settle --lines`, as a table's

@@ -145,6 +145,10 @@ def server_env(tmp: Path, db: dict[str, str]) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="bench_settings",
         PYTHONPATH=str(tmp),
         BENCH_STATIC_ROOT=str(tmp / "static"),
+        # Two worker processes share the table's region built once, as the README says to set
+        # up several processes (`make bench` starts the machine's Redis); a prefix of its own.
+        REDIS_URL="redis://127.0.0.1:6379/0",
+        SCOREKEEPER_CACHE_PREFIX="bench-" + new_key(),
     )
 
 
