@@ -1,6 +1,8 @@
 """The table: scoreboard, the game in play, the games of the night, seats and the settle-up;
 what each shows is read in reads/ (table, settle, history), the forms added here."""
 
+import hashlib
+import json
 from typing import Any
 
 from django.contrib import messages
@@ -63,14 +65,17 @@ def table(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
 def region(request: HtmxHttpRequest, night: Night) -> HttpResponse:
     """The table's live part as it now is, built once for each version and kind of visitor
     (views/live.py): the answer to a poll and to a tap made in it. It leaves the cost form as
-    the phone has it (_costs_now.html)."""
+    the phone has it (_costs_now.html). Besides the night's version it differs by the undo
+    offer, and by the group's usual close, which the running settle-up assumes: a change to the
+    group's rules is the group's, not the night's, and moves no version."""
     undo = undo_offer(night, request.membership)
+    usual = json.dumps(night.group.usual, sort_keys=True, default=str).encode()
     return live.built_once(
         request,
         night,
         "table/night.html#live",
         lambda: table_context(night, request.membership),
-        varies=(undo.game.pk if undo is not None else None,),
+        varies=(undo.game.pk if undo is not None else None, hashlib.sha256(usual).hexdigest()[:16]),
     )
 
 

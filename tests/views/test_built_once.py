@@ -8,6 +8,7 @@ import os
 import re
 import uuid
 from collections.abc import Iterator
+from decimal import Decimal
 
 import pytest
 from django.core.cache import cache
@@ -15,8 +16,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 
-from scorekeeper.models import Game, Membership, Night
-from scorekeeper.services import games
+from scorekeeper.models import Game, Group, Membership, Night
+from scorekeeper.reads.money import Close
+from scorekeeper.services import games, group_rules
+from scorekeeper.services.group_rules import Usual
 from tests.views.conftest import HTMX, finish_data, member
 
 LIVE = {**HTMX, "HTTP_HX_TARGET": "live"}
@@ -162,3 +165,19 @@ def finish_outcome() -> dict[str, object]:
         "knock": {"player": "Ann", "kind": "normal"},
         "points": {"Bee": 10, "Cat": 20, "Dan": 30},
     }
+
+
+def test_a_change_to_the_groups_rules_is_never_hidden_behind_a_region_built_before_it(
+    backend: str, client: Client, table: Night
+):
+    """The group's usual close is the group's, not the night's: setting it moves no version, and
+    the running settle-up that assumes it is built again."""
+    player = phone(table, Membership.Role.PLAYER)
+    games.game_finish(game=games.game_start(night=table), outcome=finish_outcome())
+    before, _ = polled(player, table, HTTP_ACCEPT_LANGUAGE="en")
+    assert "no table fee" in before
+    host = Membership.objects.get(group=table.group, role=Membership.Role.HOST)
+    usual = Usual(close=Close(fee=Decimal(20)))
+    group_rules.group_rules_set(group=Group.objects.get(pk=table.group_id), usual=usual, actor=host)
+    after, _ = polled(player, table, HTTP_ACCEPT_LANGUAGE="en")
+    assert "table fee 20 ฿ a game" in after
