@@ -2,17 +2,20 @@
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from django.db.models import OuterRef, Subquery
 
 from scorekeeper.models import Night, Player, Seat
 from scorekeeper.reads.money import cost_annotations, costs_of
+from scorekeeper.templatetags.score import signed, signed_baht
 
 
 @dataclass(frozen=True)
 class Row:
-    """One player on the scoreboard."""
+    """One player on the scoreboard, with its figures written once for every page that shows
+    them (`net_text`, `baht_text`, and `tone`: the cells' class, "pos", "neg" or "")."""
 
     player: Player
     seat: int | None
@@ -21,6 +24,23 @@ class Row:
     balance: int
     costs: Decimal  # what the night's shared costs make them owed (+) or owe (−), in baht
     shares_costs: bool = False  # owes a share of a standing cost: the night has one
+
+    @cached_property
+    def net_text(self) -> str:
+        return signed(self.net)
+
+    @cached_property
+    def baht_text(self) -> str:
+        return signed_baht(self.baht)
+
+    @property
+    def tone(self) -> str:
+        return tone(self.net)
+
+
+def tone(net: int | Decimal) -> str:
+    """The class a signed figure's cell takes: "pos" won, "neg" lost, "" even."""
+    return "pos" if net > 0 else "neg" if net < 0 else ""
 
 
 def _shares_costs(standing: Any) -> bool:

@@ -19,6 +19,7 @@ from scorekeeper.reads.board import Row, scoreboard
 from scorekeeper.reads.costs import standing_costs
 from scorekeeper.reads.money import Close
 from scorekeeper.rules.errors import RuleError
+from scorekeeper.templatetags.score import signed
 
 EVENT_CHOICES = [
     ("head", gettext_lazy("Head picked up (เกิดหัว)")),
@@ -166,14 +167,23 @@ def night_table(night: Night, membership: Membership | None, usual: Close | None
         "pending": pending,
         **_running(night, board, usual),
         "next_dealer": next_dealer,
-        "games": [
-            {"game": g, "nets": [nets.get(g.pk, {}).get(p.pk, 0) for p in players]} for g in shown
-        ],
+        "games": [_game_row(g, [nets.get(g.pk, {}).get(p.pk, 0) for p in players]) for g in shown],
         "more_games": len(shown) >= SHOWN_GAMES,
         "players": players,
         "next_number": _next_number(shown),
         "event_types": EVENT_CHOICES,
         **_costs_now(night, board),
+    }
+
+
+def _game_row(game: Game, nets: list[int]) -> dict[str, Any]:
+    """A latest game's row: each player's net in it, written once here rather than cell by cell
+    in the template."""
+    return {
+        "game": game,
+        "nets": nets,
+        "cells": [signed(net) for net in nets],
+        "voided": game.status == Game.Status.VOIDED,
     }
 
 
