@@ -28,6 +28,7 @@ from scorekeeper.forms.table import SettleForm
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import Game, Night, Player
 from scorekeeper.reads.money import for_money
+from scorekeeper.reads.paging import page_asked
 from scorekeeper.reads.scoresheet import (
     DUMMY,
     GONG_ZHU,
@@ -84,7 +85,7 @@ def table(request: HtmxHttpRequest, night: Night) -> HttpResponse:
         template="scoresheet/table.html",
         part="sheet",
         context=lambda: sheet_context(night, usual, request.GET.get("page")),
-        varies=(request.GET.get("page"),),
+        varies=(page_asked(request.GET.get("page")),),  # the page of hands it shows
     )
 
 

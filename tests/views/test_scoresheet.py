@@ -595,3 +595,14 @@ def test_fool_discards_turn_the_deal_however_many_hands_before(en, long_dummy):
     body = en.get(f"/s/{long_dummy.pk}/").content.decode()
     assert "turned the deal the other way round" not in body
     assert "· Bee deals" in body  # Bee dealt one fool, Ann the other: back in seat order
+
+
+def test_a_poll_of_each_page_of_the_sheet_gets_that_page_though_built_once(en, long_dummy):
+    """The sheet a poll brings is built once for each version (views/live.py), and for each page
+    of hands: a phone on the second page never gets the first page's sheet."""
+    sheet = {"HTTP_HX_TARGET": "sheet", **HTMX}
+    first = en.get(f"/s/{long_dummy.pk}/?v=0", **sheet).content.decode()
+    second = en.get(f"/s/{long_dummy.pk}/?page=2&v=0", **sheet).content.decode()
+    assert hands_on(first)[0] == 25 and hands_on(second) == [5, 4, 3, 2, 1]
+    again = en.get(f"/s/{long_dummy.pk}/?page=x&v=0", **sheet).content.decode()
+    assert again == first  # anything but a page number is the first page: the same build
