@@ -13,6 +13,7 @@ makes one when the part arrives).
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.core import signing
@@ -24,7 +25,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 
 from scorekeeper.http import HtmxHttpRequest
-from scorekeeper.models import AuditEntry, Night
+from scorekeeper.models import AuditEntry, Membership, Night
 
 POLL_SECONDS = 2  # every phone at the table shows another phone's save within this
 # A built part is kept this long: a table's phones all ask for a version within a poll or two of
@@ -94,30 +95,54 @@ def polled(
     return render(request, template, {**context(), **page_version(request, night)})
 
 
+@dataclass(frozen=True)
+class Kind:
+    """Another kind of visitor a part is built for while its read is at hand: a membership that
+    stands for them (only what it may do is read), what else the part differs by for them, and
+    what of the context differs (their undo offer)."""
+
+    membership: Membership
+    varies: tuple[object, ...]
+    context: dict[str, Any]
+
+
+def _key(template: str, night: Night, current: int, who: Membership | None, varies: tuple) -> str:
+    role = (who.may_play, who.may_host) if who is not None else None
+    key = ":".join(map(str, ("region", template, night.pk, current, get_language(), role, *varies)))
+    return key.replace(" ", "")  # a key any cache backend takes
+
+
 def built_once(
     request: HtmxHttpRequest,
     night: Night,
     template: str,
     context: Callable[[], dict[str, Any]],
     varies: tuple[object, ...] = (),
+    *,
+    also: tuple[Kind, ...] = (),
 ) -> HttpResponse:
     """The polled part of the night as this visitor sees it now, from the cache if another
-    phone's request built this version already, else built and kept.
+    phone's request built this version already, else built and kept, with the part for each
+    kind of visitor in `also` rendered from the same read: after a save the table's other
+    phones ask for theirs within a poll.
 
     It differs by the version, the language, what the visitor may do (play, host) and `varies`
     (the undo offer, which its saver and a host see for a minute; a page number): not by the
     player the phone is, since the one form that names them (a cost's payer) stays on the
     phone as it is (hx-preserve)."""
-    membership = request.membership
-    role = (membership.may_play, membership.may_host) if membership is not None else None
     current = version(night.pk)
-    key = ":".join(map(str, ("region", template, night.pk, current, get_language(), role, *varies)))
-    key = key.replace(" ", "")  # a key any cache backend takes
+    key = _key(template, night, current, request.membership, varies)
     html = cache.get(key)
     if html is None:
         page = {**context(), **page_version(request, night, current), "built_once": True}
         html = render_to_string(template, page, request)
-        cache.set(key, html, KEPT_SECONDS)
+        built = {key: html}
+        for kind in also:
+            their = _key(template, night, current, kind.membership, kind.varies)
+            if their not in built:
+                their_page = {**page, **kind.context, "membership": kind.membership}
+                built[their] = render_to_string(template, their_page, request)
+        cache.set_many(built, KEPT_SECONDS)
     return HttpResponse(html)
 
 

@@ -69,13 +69,18 @@ def region(request: HtmxHttpRequest, night: Night) -> HttpResponse:
     offer, and by the group's usual close, which the running settle-up assumes: a change to the
     group's rules is the group's, not the night's, and moves no version."""
     undo = undo_offer(night, request.membership)
-    usual = json.dumps(night.group.usual, sort_keys=True, default=str).encode()
+    usual = hashlib.sha256(json.dumps(night.group.usual, sort_keys=True, default=str).encode())
+    rules = usual.hexdigest()[:16]
+    # The players who did not save see it without the undo offer: after a save they are the
+    # phones that ask next, so theirs is rendered from the same read.
+    player = Membership(group=night.group, role=Membership.Role.PLAYER)
     return live.built_once(
         request,
         night,
         "table/night.html#live",
         lambda: table_context(night, request.membership),
-        varies=(undo.game.pk if undo is not None else None, hashlib.sha256(usual).hexdigest()[:16]),
+        varies=(undo.game.pk if undo is not None else None, rules),
+        also=(live.Kind(player, (None, rules), {"undo": None}),),
     )
 
 
