@@ -12,7 +12,8 @@ or per visitor: no CSRF token (it is in the page's header) and no idempotency ke
 makes one when the part arrives).
 """
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,8 @@ from django.utils.translation import get_language
 
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import AuditEntry, Membership, Night
+
+logger = logging.getLogger(__name__)
 
 POLL_SECONDS = 2  # every phone at the table shows another phone's save within this
 # A built part is kept this long: a table's phones all ask for a version within a poll or two of
@@ -132,7 +135,7 @@ def built_once(
     phone as it is (hx-preserve)."""
     current = version(night.pk)
     key = _key(template, night, current, request.membership, varies)
-    html = cache.get(key)
+    html = _kept(key)
     if html is None:
         page = {**context(), **page_version(request, night, current), "built_once": True}
         html = render_to_string(template, page, request)
@@ -142,8 +145,25 @@ def built_once(
             if their not in built:
                 their_page = {**page, **kind.context, "membership": kind.membership}
                 built[their] = render_to_string(template, their_page, request)
-        cache.set_many(built, KEPT_SECONDS)
+        _keep(built)
     return HttpResponse(html)
+
+
+# The cache only saves work: when it cannot be reached (Redis restarting, say), the part is built
+# for this request as if nobody had built it, and the table goes on. Said once in the log a time.
+def _kept(key: str) -> str | None:
+    try:
+        return cache.get(key)
+    except Exception:  # noqa: BLE001 (whatever the backend's client raises)
+        logger.warning("the cache cannot be reached: the table's region is built afresh")
+        return None
+
+
+def _keep(built: Mapping[str, str]) -> None:
+    try:
+        cache.set_many(built, KEPT_SECONDS)
+    except Exception:  # noqa: BLE001 (as above)
+        logger.warning("the cache cannot be reached: the table's region is not kept")
 
 
 def page_version(

@@ -187,3 +187,17 @@ def test_a_change_to_the_groups_rules_is_never_hidden_behind_a_region_built_befo
     group_rules.group_rules_set(group=Group.objects.get(pk=table.group_id), usual=usual, actor=host)
     after, _ = polled(player, table, HTTP_ACCEPT_LANGUAGE="en")
     assert "table fee 20 ฿ a game" in after
+
+
+def test_a_cache_that_cannot_be_reached_costs_a_build_not_the_table(
+    client: Client, table: Night, caplog: pytest.LogCaptureFixture
+):
+    """The cache only saves work: with Redis down, a poll and a tap are answered all the same."""
+    gone = {"BACKEND": BACKENDS["Redis"]["BACKEND"], "LOCATION": "redis://127.0.0.1:1/0"}
+    with override_settings(CACHES={"default": gone}):
+        body, _ = polled(client, table)
+        assert 'id="live"' in body
+        started = client.post(f"/s/{table.pk}/games/start", {"fool_swap": "on"}, **LIVE)
+        assert started.status_code == 200
+        assert f"/games/{table.games.get().pk}/finish" in started.content.decode()
+    assert "the cache cannot be reached" in caplog.text
