@@ -161,7 +161,7 @@ def _kept(key: str) -> str | None:
 
 def _keep(built: Mapping[str, str]) -> None:
     try:
-        cache.set_many(built, KEPT_SECONDS)
+        cache.set_many(dict(built), KEPT_SECONDS)
     except Exception:  # noqa: BLE001 (as above)
         logger.warning("the cache cannot be reached: the table's region is not kept")
 
