@@ -12,7 +12,10 @@ from tests.browser.conftest import open_page
 
 pytestmark = pytest.mark.browser
 SEATS = ["สมชาย", "สมศรี", "มานี", "ปิติ"]
-FOLLOWS_MS = 3_000  # a poll every 2 s, and the answer's way back
+# A poll every 2 s, and the answer's way back: the live server answers one request at a time,
+# and a poll may wait there behind the offline pages each phone warms for a new game (warm.js),
+# over a second on a test machine running three workers on two cores.
+FOLLOWS_MS = 4_000
 
 
 def join(page: Page, base_url: str, night: Night, name: str) -> None:
