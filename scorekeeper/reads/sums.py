@@ -108,7 +108,12 @@ def settle_now(money: Sums, players: list[Player]) -> list[dict[str, Any]]:
     table fee and rounding the host chooses then."""
     by_name = {p.name: p for p in players}
     return [
-        {"payer": t.payer, "payee": payee_name(by_name.get(t.payee)), "baht": t.baht}
+        {
+            "payer": t.payer,
+            "payee": payee_name(by_name.get(t.payee)),
+            "baht": t.baht,
+            "baht_text": baht_text(t.baht),  # written once, for its text and its data attribute
+        }
         for t in money.payments
     ]
 
