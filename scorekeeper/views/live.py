@@ -150,7 +150,7 @@ def built_once(
 
 
 # The cache only saves work: when it cannot be reached (Redis restarting, say), the part is built
-# for this request as if nobody had built it, and the table goes on. Said once in the log a time.
+# for this request as if nobody had built it, and the table goes on, with a warning in the log.
 def _kept(key: str) -> str | None:
     try:
         return cache.get(key)
