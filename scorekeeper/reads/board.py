@@ -35,12 +35,7 @@ class Row:
 
     @property
     def tone(self) -> str:
-        return tone(self.net)
-
-
-def tone(net: int | Decimal) -> str:
-    """The class a signed figure's cell takes: "pos" won, "neg" lost, "" even."""
-    return "pos" if net > 0 else "neg" if net < 0 else ""
+        return "pos" if self.net > 0 else "neg" if self.net < 0 else ""
 
 
 def _shares_costs(standing: Any) -> bool:
