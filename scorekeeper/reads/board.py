@@ -15,7 +15,8 @@ from scorekeeper.templatetags.score import signed, signed_baht
 @dataclass(frozen=True)
 class Row:
     """One player on the scoreboard, with its figures written once for every page that shows
-    them (`net_text`, `baht_text`, and `tone`: the cells' class, "pos", "neg" or "")."""
+    them (`net_text`, `baht_text`, `costs_text`, and `tone`: the cells' class, "pos", "neg" or
+    "")."""
 
     player: Player
     seat: int | None
@@ -36,6 +37,14 @@ class Row:
     @property
     def tone(self) -> str:
         return "pos" if self.net > 0 else "neg" if self.net < 0 else ""
+
+    @cached_property
+    def costs_text(self) -> str:
+        return signed_baht(self.costs)
+
+    @property
+    def costs_tone(self) -> str:
+        return "neg" if self.costs < 0 else "pos"
 
 
 def _shares_costs(standing: Any) -> bool:

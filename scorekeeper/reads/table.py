@@ -19,7 +19,7 @@ from scorekeeper.reads.board import Row, scoreboard
 from scorekeeper.reads.costs import standing_costs
 from scorekeeper.reads.money import Close
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.templatetags.score import signed
+from scorekeeper.templatetags.score import amount, baht_text, item_label, signed
 
 EVENT_CHOICES = [
     ("head", gettext_lazy("Head picked up (เกิดหัว)")),
@@ -63,6 +63,24 @@ def _next_number(shown: list[Game]) -> int:
     return max((g.number for g in shown), default=0) + 1
 
 
+@dataclass(frozen=True, slots=True)
+class PaidLine:
+    """A line an event paid at once, written out once here rather than in the template: who
+    pays whom, how many points, for what and by which rule."""
+
+    payer: str
+    payee: str
+    points: str  # 1,200
+    item: str  # what it pays for, in the page's language
+    rule: str
+
+    @classmethod
+    def of(cls, line: LedgerLine) -> "PaidLine":
+        return cls(
+            line.payer.name, line.payee.name, amount(line.amount), item_label(line.item), line.rule
+        )
+
+
 @dataclass
 class PlayedEvent:
     """An event of the game in play, with the lines it paid at once, and whether they were
@@ -71,7 +89,7 @@ class PlayedEvent:
     number: int
     label: str
     player: str
-    lines: list[LedgerLine]
+    lines: list[PaidLine]
     paid_at_table: bool = False
     taken_back: bool = False
     taken_back_by: str = ""
@@ -109,7 +127,7 @@ def _played_events(game: Game) -> list[PlayedEvent]:
         if line.item == LedgerLine.PAYMENT:  # handed over at the table
             played[event.number].paid_at_table = True
         else:
-            played[event.number].lines.append(line)
+            played[event.number].lines.append(PaidLine.of(line))
     return list(played.values())
 
 
@@ -199,13 +217,28 @@ def _running(night: Night, board: list[Row], usual: Close | None) -> dict[str, A
     }
 
 
+@dataclass(frozen=True, slots=True)
+class CostNow:
+    """A shared cost that stands, as the table lists it: its baht written out once here."""
+
+    reason: str
+    baht_text: str  # 2,550 / 12.50
+    paid_by: str
+    shared_by: int  # how many share it
+
+
 def _costs_now(night: Night, board: list[Row]) -> dict[str, Any]:
     """An open night's shared costs that stand (the view adds the form to add one)."""
     if not night.is_open:
         return {}
     # Every standing cost has a share someone owes: without one, no list to read.
-    shared = any(row.shares_costs for row in board)
-    return {"costs_now": standing_costs(night) if shared else []}
+    if not any(row.shares_costs for row in board):
+        return {"costs_now": []}
+    costs = [
+        CostNow(cost.reason, baht_text(cost.baht), cost.paid_by.name, len(cost.among))
+        for cost in standing_costs(night)
+    ]
+    return {"costs_now": costs}
 
 
 def seating(night: Night) -> dict[str, Any]:
