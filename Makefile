@@ -35,10 +35,13 @@ gettext:
 	@command -v msgfmt >/dev/null || { apt-get update -qq && apt-get install -y -qq gettext; }
 
 # Browser tests drive Debian's Chromium (Playwright cannot download browsers here), with Thai fonts
-# so screenshots show Thai rather than boxes.
+# so screenshots show Thai rather than boxes: its headless shell for the tests (the browser without
+# the desktop around it, as Playwright runs headless Chromium), the whole browser for the bench's
+# throttled phone.
 chromium:
-	@command -v chromium >/dev/null && dpkg -s fonts-thai-tlwg >/dev/null 2>&1 || { \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-thai-tlwg; }
+	@command -v chromium >/dev/null && command -v chromium-headless-shell >/dev/null \
+	  && dpkg -s fonts-thai-tlwg >/dev/null 2>&1 || { apt-get update -qq \
+	  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell fonts-thai-tlwg; }
 
 run: sync
 	$(UV) run python manage.py migrate --noinput

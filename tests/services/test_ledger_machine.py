@@ -123,6 +123,25 @@ class Writes:
         return execute(sql, params, many, context)
 
 
+def as_of_last_write(check: Callable[["NightMachine"], bool]) -> Callable[["NightMachine"], bool]:
+    """A precondition read once for each state of the night. Hypothesis asks every rule's
+    precondition before each step, several times; the database changes only by a statement that
+    writes (Writes), so until the next one the answer already read is the answer."""
+
+    def known(machine: "NightMachine") -> bool:
+        if machine.checked_when != Writes.count:
+            machine.checked, machine.checked_when = {}, Writes.count
+        if check not in machine.checked:
+            machine.checked[check] = check(machine)
+        return machine.checked[check]
+
+    return known
+
+
+BETWEEN_GAMES = as_of_last_write(lambda self: self.table.is_open and self.in_play is None)
+IN_A_GAME = as_of_last_write(lambda self: self.table.is_open and self.in_play is not None)
+
+
 class NightMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
@@ -131,6 +150,8 @@ class NightMachine(RuleBasedStateMachine):
         self.newcomers = 0
         self.read_when = -1  # Writes.count when the pages were last read
         self.turn = 0  # whose record is read next
+        self.checked: dict[Callable, bool] = {}  # preconditions read since the last write
+        self.checked_when = -1
 
     @property
     def in_play(self) -> Game | None:
@@ -139,14 +160,14 @@ class NightMachine(RuleBasedStateMachine):
     def balances(self) -> Counter[int]:
         return Counter({s.player_id: s.net for s in self.table.standings.all()})
 
-    @precondition(lambda self: self.table.is_open and self.in_play is None)
+    @precondition(BETWEEN_GAMES)
     @rule(swap=st.booleans(), color=st.sampled_from([None, "red", "black"]))
     def start(self, swap: bool, color: str | None) -> None:
         self._refused_or_written(
             lambda: games.game_start(night=self.table, fool_swap=swap, head_color=color)
         )
 
-    @precondition(lambda self: self.table.is_open and self.in_play is not None)
+    @precondition(IN_A_GAME)
     @rule(
         kind=st.sampled_from(EVENT_TYPES),
         who=st.integers(0, 3),
@@ -163,14 +184,14 @@ class NightMachine(RuleBasedStateMachine):
             event["count"] = count
         self._refused_or_written(lambda: games.event_add(game=game, event=event))
 
-    @precondition(lambda self: self.table.is_open and self.in_play is not None)
+    @precondition(IN_A_GAME)
     @rule(who=st.integers(0, 3))
     def fine(self, who: int) -> None:
         game = self.in_play
         event = {"type": "fine", "player": game.document["players"][who], "reason": "misdeal"}
         games.event_add(game=game, event=event)
 
-    @precondition(lambda self: self.table.is_open and self.in_play is not None)
+    @precondition(IN_A_GAME)
     @rule(
         knocker=st.one_of(st.none(), st.integers(0, 3)),
         kind=st.sampled_from(KINDS),
@@ -197,8 +218,11 @@ class NightMachine(RuleBasedStateMachine):
         )
 
     @precondition(
-        lambda self: (
-            self.table.is_open and self.table.games.filter(status=Game.Status.PENDING_TIE).exists()
+        as_of_last_write(
+            lambda self: (
+                self.table.is_open
+                and self.table.games.filter(status=Game.Status.PENDING_TIE).exists()
+            )
         )
     )
     @rule(data=st.data())
@@ -209,8 +233,10 @@ class NightMachine(RuleBasedStateMachine):
         event("tie resolved by a draw")
 
     @precondition(
-        lambda self: (
-            self.table.is_open and self.table.games.counted().exclude(status="in-play").exists()
+        as_of_last_write(
+            lambda self: (
+                self.table.is_open and self.table.games.counted().exclude(status="in-play").exists()
+            )
         )
     )
     @rule(data=st.data())
@@ -227,9 +253,11 @@ class NightMachine(RuleBasedStateMachine):
             assert before[names[name]] - after[names[name]] == amount
 
     @precondition(
-        lambda self: (
-            self.table.is_open
-            and self.table.games.filter(status="voided", replaced_by__isnull=True).exists()
+        as_of_last_write(
+            lambda self: (
+                self.table.is_open
+                and self.table.games.filter(status="voided", replaced_by__isnull=True).exists()
+            )
         )
     )
     @rule(points=st.lists(st.integers(-3, 3), min_size=3, max_size=3, unique=True))
@@ -242,7 +270,7 @@ class NightMachine(RuleBasedStateMachine):
         }
         games.game_correct(voided=voided, events=[], outcome=outcome)
 
-    @precondition(lambda self: self.table.is_open and self.in_play is None)
+    @precondition(BETWEEN_GAMES)
     @rule(position=st.integers(0, 3), newcomer=st.booleans(), other=st.integers(0, 3))
     def seat(self, position: int, newcomer: bool, other: int) -> None:
         if newcomer:
@@ -253,9 +281,11 @@ class NightMachine(RuleBasedStateMachine):
         nights.seat_change(night=self.table, position=position, player=who)
 
     @precondition(
-        lambda self: (
-            self.table.is_open
-            and not self.table.games.filter(status__in=["in-play", "pending-tie"]).exists()
+        as_of_last_write(
+            lambda self: (
+                self.table.is_open
+                and not self.table.games.filter(status__in=["in-play", "pending-tie"]).exists()
+            )
         )
     )
     @rule(
@@ -277,10 +307,12 @@ class NightMachine(RuleBasedStateMachine):
         assert self.table.nets_reading == Night.NetsReading.STANDING
 
     @precondition(
-        lambda self: (
-            self.table.is_open
-            and (last := Game.objects.latest_of(self.table.pk)) is not None
-            and undo_until(last) is not None
+        as_of_last_write(
+            lambda self: (
+                self.table.is_open
+                and (last := Game.objects.latest_of(self.table.pk)) is not None
+                and undo_until(last) is not None
+            )
         )
     )
     @rule()
@@ -295,11 +327,13 @@ class NightMachine(RuleBasedStateMachine):
             assert before[pk] - after[pk] == result.get(pk, 0) - events.get(pk, 0)
 
     @precondition(
-        lambda self: (
-            self.table.is_open
-            and (last := Game.objects.latest_of(self.table.pk)) is not None
-            and last.status in (Game.Status.IN_PLAY, Game.Status.FINED)
-            and last.events.filter(removed_at__isnull=True).exists()
+        as_of_last_write(
+            lambda self: (
+                self.table.is_open
+                and (last := Game.objects.latest_of(self.table.pk)) is not None
+                and last.status in (Game.Status.IN_PLAY, Game.Status.FINED)
+                and last.events.filter(removed_at__isnull=True).exists()
+            )
         )
     )
     @rule(data=st.data())
