@@ -129,9 +129,9 @@ def push_sources(port: int) -> list[str]:
 # proxy (make run, make serve) it listens on a port of its own, which pages name.
 PUSH_PORT = whole("SCOREKEEPER_PUSH_PORT", 0)
 SECURE_CSP["connect-src"] = push_sources(PUSH_PORT)
-# A stream sends a comment line after this long without an event: proxies (nginx's 60 s read
-# timeout) and phones close a connection silent for longer.
-PUSH_KEEPALIVE_SECONDS = 25.0
+# A stream sends a comment line after this many seconds without an event: proxies (nginx's
+# proxy_read_timeout, README) and phones close a connection silent for longer.
+PUSH_KEEPALIVE_SECONDS: float = whole("SCOREKEEPER_PUSH_KEEPALIVE", 25)
 # A table page asks this often when its stream cannot be held (refused, or dropping): the
 # stream tells every change, and the poll is only the fallback.
 LIVE_POLL_SECONDS = 30
