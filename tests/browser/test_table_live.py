@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper.models import Game, Membership, Night
-from scorekeeper.services import access, games
+from scorekeeper.services import access, games, scoresheet
 from scorekeeper.settings import push_sources
 from tests.browser import support
 from tests.browser.conftest import open_page
@@ -214,3 +214,32 @@ def test_a_region_built_once_gets_keys_made_on_the_phone_and_its_taps_land_once(
         lines = game.events.get(number=1).lines
         owed = lines.exclude(item="payment").count()  # each who pays the head, once
         assert owed and lines.filter(item="payment").count() == owed
+
+
+def test_a_score_sheet_follows_another_phones_hand_told_by_the_stream(browser, live_server):
+    group = access.group_create(
+        name="วงดัมมี่", device=access.device_create(user_agent="host"), host_name="สมชาย"
+    )
+    host = Membership.objects.get(group=group, role=Membership.Role.HOST)
+    players = ["สมชาย", "สมศรี", "มานี"]
+    night = scoresheet.scoresheet_open(
+        group=group, ruleset="dummy-points", players=players, house={}, target=500, actor=host
+    )
+    with open_page(browser, "sheet-guest") as guest:
+        join(guest, live_server.url, night, "ปิติ")
+        streaming(guest)
+        sheet = guest.locator("#sheet")
+        shown = sheet.get_attribute("data-version")
+        saved = time.monotonic()
+        scoresheet.hand_record(
+            night=night,
+            hand={
+                "knock": {"player": players[0], "kind": "normal"},
+                "counts": {
+                    p: {"difference": d} for p, d in zip(players, (40, -15, 5), strict=True)
+                },
+            },
+            actor=host,
+        )  # another phone's hand
+        expect(sheet).not_to_have_attribute("data-version", shown or "", timeout=FOLLOWS_MS)
+        assert time.monotonic() - saved <= TOLD_WITHIN_S
