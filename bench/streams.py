@@ -17,6 +17,7 @@
 
 import asyncio
 import os
+import random
 import resource
 import signal
 import statistics
@@ -289,6 +290,7 @@ def streams_part(push: Push, writer: Writer, night: int, log: Path) -> dict[str,
         cpu3 = push.cpu()
         began = time.monotonic()
         for _ in range(CHANGES):
+            time.sleep(random.uniform(0, 0.5))  # a write comes when it comes, not on a tick
             entry, at = writer.change(night)
             deadline = time.monotonic() + 10
             while time.monotonic() < deadline:

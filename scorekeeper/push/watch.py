@@ -174,7 +174,8 @@ class Watcher(threading.Thread):
         while not self.stopping.is_set():
             floor = self._rewound(floor)
             moved: Moved = {}
-            for night_id, audit_id in _parsed(raw.notifies(timeout=self.every)):
+            # Each handed on as it comes (with any that came in the same packet).
+            for night_id, audit_id in _parsed(raw.notifies(timeout=self.every, stop_after=1)):
                 moved[night_id] = max(moved.get(night_id, 0), audit_id)
             if moved:
                 self.tell(moved)
