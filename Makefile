@@ -45,12 +45,15 @@ chromium:
 # and backpressure above the streams expected (docs/performance.md: 10,000 on one core). Pages
 # open streams on their own host at PUSH_PORT; behind nginx, which routes /push/ on the app's
 # origin to it (README), set SCOREKEEPER_PUSH_PORT=0. The two run together and stop together:
-# when either ends, the other is stopped.
+# when either ends, the other is stopped. A stream's request is one line and a few cookies: its
+# connection's buffer is held to 8 KB (nginx's own header buffers), 24 KB a stream in all rather
+# than 34 (docs/performance.md).
 PUSH_PORT ?= $(shell echo $$(( $(or $(PORT),8000) + 1000 )))
 SCOREKEEPER_PUSH_PORT ?= $(PUSH_PORT)
 PUSH_STREAMS ?= 65536
 PUSH = $(UV) run granian --interface asgi --workers 1 --port $(PUSH_PORT) \
   --backlog $(PUSH_STREAMS) --backpressure $(PUSH_STREAMS) --http1-header-read-timeout 10000 \
+  --http1-buffer-size 8192 \
   --no-ws scorekeeper.push.asgi:application
 TOGETHER = trap 'kill $$(jobs -p) 2>/dev/null' EXIT INT TERM; wait -n
 

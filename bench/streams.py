@@ -87,7 +87,8 @@ class Push:
             self.process = subprocess.Popen(
                 [str(tree / ".venv/bin/granian"), "--interface", "asgi", "--host", "127.0.0.1",
                  "--port", str(port), "--workers", "1", "--backlog", "65536",
-                 "--backpressure", "65536", "--no-ws", "scorekeeper.push.asgi:application"],
+                 "--backpressure", "65536", "--http1-buffer-size", "8192", "--no-ws",
+                 "scorekeeper.push.asgi:application"],
                 cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
         import http.client

@@ -299,6 +299,8 @@ class PushServer:
                     str(self.port),
                     "--workers",
                     "1",
+                    "--http1-buffer-size",
+                    "8192",
                     "--no-ws",
                     "scorekeeper.push.asgi:application",
                 ],  # fmt: skip
