@@ -15,10 +15,10 @@ UV := $(shell command -v uv 2>/dev/null || echo "python3 -m uv")
 .PHONY: help uv gettext chromium sync run serve test test-soak test-postgres postgres redis bench check-examples lint fonts screens
 
 help:
-	@echo "make run    install, migrate and serve on http://127.0.0.1:8000 (embedded SQLite)"
+	@echo "make run    install, migrate and serve on http://127.0.0.1:8000 (embedded SQLite; streams on :9000)"
 	@echo "make test   install what the tests need and run them (SQLite; DATABASE_URL for PostgreSQL)"
 	@echo "make test-soak  load, crash and fuzz runs against a real server (CI runs them too)"
-	@echo "make serve  production: granian + whitenoise, settings from the environment"
+	@echo "make serve  production: granian + whitenoise, settings from the environment; streams on PORT+1000"
 	@echo "make bench  the aims of docs/performance.md, this tree against c8ffc3b (about 5 minutes)"
 	@echo "make screens  the README's phone screenshots in docs/screens/, made again by the screens test"
 
