@@ -68,7 +68,7 @@ class Tables:
                 del self.nights[night_id]
 
     def forget(self) -> None:
-        """Ask every open night's version again (after the watcher was rewound)."""
+        """Ask every open night's version again (a new watcher knows none of them)."""
         for night_id, table in self.nights.items():
             table.version = None
             self.look_up(night_id)
@@ -96,7 +96,6 @@ class Push:
         self.watcher_options: dict[str, Any] = {"every": every, "backup": backup}
         self.in_turn = in_turn
         self.watcher: Watcher | None = None
-        self.loop: asyncio.AbstractEventLoop | None = None
         self.tables = Tables(self._look_up)
 
     def _look_up(self, night_id: int) -> None:
@@ -107,22 +106,17 @@ class Push:
         """Start the process's watcher, handing what moved to this event loop."""
         if self.watcher is not None:
             return
-        loop = self.loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
 
         def tell(moved: Moved) -> None:
             loop.call_soon_threadsafe(self.tables.moved, moved)
 
         self.watcher = Watcher(tell, in_turn=self.in_turn, **self.watcher_options)
         self.watcher.start()
-
-    def rewind(self) -> None:
-        """Watch again from the database's newest entry, every open night's version asked
-        afresh (from any thread): the database was emptied or put back from a backup."""
-        if self.watcher is not None and self.loop is not None:
-            self.watcher.rewind()
-            self.loop.call_soon_threadsafe(self.tables.forget)
+        self.tables.forget()
 
     def stop(self) -> None:
+        """Stop the watcher (from any thread); the next stream starts another."""
         if self.watcher is not None:
             self.watcher.stop()
             self.watcher.join(5)

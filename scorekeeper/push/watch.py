@@ -80,19 +80,6 @@ class Watcher(threading.Thread):
         self.stopping = threading.Event()
         self.asked: set[int] = set()
         self.asking = threading.Lock()
-        self.rewinding = threading.Event()
-
-    def rewind(self) -> None:
-        """Start again from the newest entry (from any thread): the database was emptied or put
-        back from a backup, and its ids start below the last one seen."""
-        self.rewinding.set()
-
-    def _rewound(self, floor: int) -> int:
-        if not self.rewinding.is_set():
-            return floor
-        self.rewinding.clear()
-        with self.in_turn():
-            return newest()
 
     def look_up(self, night_id: int) -> None:
         """Have the night's version told at the next tick (from any thread)."""
@@ -147,7 +134,6 @@ class Watcher(threading.Thread):
         memory = getattr(connection, "is_in_memory_db", lambda: False)()  # SQLite's
         seen = None
         while not self.stopping.is_set():
-            floor = self._rewound(floor)
             # Raw SQL: the pragma is how SQLite says another connection committed; the ORM has
             # no word for it.
             with self.in_turn(), connection.cursor() as cursor:
@@ -172,7 +158,6 @@ class Watcher(threading.Thread):
         raw = connection.connection
         backed_up = time.monotonic()
         while not self.stopping.is_set():
-            floor = self._rewound(floor)
             moved: Moved = {}
             # Each handed on as it comes (with any that came in the same packet).
             for night_id, audit_id in _parsed(raw.notifies(timeout=self.every, stop_after=1)):

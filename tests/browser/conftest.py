@@ -167,15 +167,18 @@ def served_whole(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
         return
     # Every table page holds a stream, at the push port on the page's own host, the policy
-    # allowing it. Each test's database starts empty, its ids from 1 again: the watcher starts
-    # from there.
+    # allowing it. The watcher reads the test's one connection: it stops with the test (the
+    # tests run after it count their statements there), and the test's first stream starts
+    # another, from the newest entry of the next test's database (its ids start from 1 again).
     push = request.getfixturevalue("push")
-    push.app.rewind()
     port = int(push.url.rsplit(":", 1)[1])
-    with override_settings(
-        PUSH_PORT=port, SECURE_CSP={**settings.SECURE_CSP, "connect-src": push_sources(port)}
-    ):
-        yield
+    try:
+        with override_settings(
+            PUSH_PORT=port, SECURE_CSP={**settings.SECURE_CSP, "connect-src": push_sources(port)}
+        ):
+            yield
+    finally:
+        push.app.stop()
     if "live_server" in request.fixturenames:
         live_server = request.getfixturevalue("live_server")
         live_server.thread.httpd.served(timeout=TIMEOUT_MS / 1000)
