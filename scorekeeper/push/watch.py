@@ -80,6 +80,7 @@ class Watcher(threading.Thread):
         self.stopping = threading.Event()
         self.asked: set[int] = set()
         self.asking = threading.Lock()
+        self.floor: int | None = None  # the newest audit id told (or there when watching began)
 
     def look_up(self, night_id: int) -> None:
         """Have the night's version told at the next tick (from any thread)."""
@@ -104,30 +105,30 @@ class Watcher(threading.Thread):
         self.stopping.set()
 
     def run(self) -> None:
-        floor: int | None = None
         while not self.stopping.is_set():
             try:
-                with self.in_turn():
-                    floor = newest() if floor is None else floor
+                if self.floor is None:
+                    with self.in_turn():
+                        self.floor = newest()
                 if connection.vendor == "postgresql":
-                    floor = self.listen(floor)
+                    self.listen()
                 else:
-                    floor = self.look(floor)
+                    self.look()
             except Exception:  # noqa: BLE001 (a database gone for a while: try again)
                 logger.warning("the push watcher lost its database: trying again", exc_info=True)
                 connection.close()
                 self.stopping.wait(1)
         connection.close()
 
-    def _moved(self, floor: int) -> int:
-        """Tell what moved above `floor`; the new floor."""
+    def _moved(self, floor: int) -> None:
+        """Tell what moved above `floor`; raise the floor past it."""
         with self.in_turn():
             moved = moved_since(floor)
         if moved:
             self.tell(moved)
-        return max([floor, *moved.values()])
+            self.floor = max(self.floor or 0, *moved.values())
 
-    def look(self, floor: int) -> int:
+    def look(self) -> None:
         """SQLite: look again whenever another connection committed."""
         # An in-memory database is the tests' one connection, whose own commits leave
         # data_version where it was: there every tick looks.
@@ -141,20 +142,20 @@ class Watcher(threading.Thread):
                 committed = cursor.fetchone()[0]
             if committed != seen or memory:
                 seen = committed
-                floor = self._moved(floor)
+                self._moved(self.floor or 0)
             self._answer()
             self.stopping.wait(self.every)
-        return floor
 
-    def listen(self, floor: int) -> int:
-        """PostgreSQL: wait for notifications; look back over two backups' span now and then."""
+    def listen(self) -> None:
+        """PostgreSQL: wait for notifications; look back over two backups' span now and then,
+        and over what was committed while nobody listened (a connection made again)."""
         connection.ensure_connection()
         # Raw SQL: LISTEN is how PostgreSQL delivers the trigger's notifications; the ORM has
         # no word for it.
         with connection.cursor() as cursor:
             cursor.execute(f"LISTEN {CHANNEL}")
-        before = floor  # the floor one backup ago
-        floor = self._moved(floor)  # what was committed while nobody listened
+        floors = [self.floor or 0] * 2  # the floor two backups ago, and one
+        self._moved(floors[1])
         raw = connection.connection
         backed_up = time.monotonic()
         while not self.stopping.is_set():
@@ -164,12 +165,12 @@ class Watcher(threading.Thread):
                 moved[night_id] = max(moved.get(night_id, 0), audit_id)
             if moved:
                 self.tell(moved)
-                floor = max(floor, *moved.values())
+                self.floor = max(self.floor or 0, *moved.values())
             self._answer()
             if time.monotonic() - backed_up >= self.backup:
                 backed_up = time.monotonic()
-                before, floor = floor, max(floor, self._moved(before))
-        return floor
+                self._moved(floors[0])
+                floors = [floors[1], self.floor or 0]
 
 
 def _parsed(notes: Iterator) -> Iterator[tuple[int, int]]:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from django.db import connection
 from django.test import Client
 
 from scorekeeper.models import Night
@@ -128,3 +129,23 @@ def test_only_a_visitor_the_table_admits_gets_the_pass_to_its_stream(push, clien
     assert b"/push/" not in answer.content
     member(outsider, make_night().group, "player")  # a member of another group only
     assert b"/push/" not in outsider.get(f"/s/{night.pk}/").content
+
+
+def test_a_change_made_while_the_watcher_reconnects_is_told_when_it_is_back(push, night):
+    """PostgreSQL: the watcher's connection is cut, a write's notification goes to nobody, and
+    the look back over what was committed meanwhile tells it once the watcher listens again."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's notifications; SQLite's watcher reads data_version")
+    stream = Stream(stream_url(push, night.pk), wait=5.0)
+    try:
+        before = stream.version()
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            assert cursor.fetchall(), "the watcher's connection"
+        games.game_start(night=night)  # nobody listens for the next second
+        assert stream.version() == version(night.pk) > before
+    finally:
+        stream.close()
