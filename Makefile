@@ -15,10 +15,10 @@ UV := $(shell command -v uv 2>/dev/null || echo "python3 -m uv")
 .PHONY: help uv gettext chromium sync run serve test test-soak test-postgres postgres redis bench check-examples lint fonts screens
 
 help:
-	@echo "make run    install, migrate and serve on http://127.0.0.1:8000 (embedded SQLite)"
+	@echo "make run    install, migrate and serve on http://127.0.0.1:8000 (embedded SQLite; streams on :9000)"
 	@echo "make test   install what the tests need and run them (SQLite; DATABASE_URL for PostgreSQL)"
 	@echo "make test-soak  load, crash and fuzz runs against a real server (CI runs them too)"
-	@echo "make serve  production: granian + whitenoise, settings from the environment"
+	@echo "make serve  production: granian + whitenoise, settings from the environment; streams on PORT+1000"
 	@echo "make bench  the aims of docs/performance.md, this tree against c8ffc3b (about 5 minutes)"
 	@echo "make screens  the README's phone screenshots in docs/screens/, made again by the screens test"
 
@@ -43,9 +43,29 @@ chromium:
 	  && dpkg -s fonts-thai-tlwg >/dev/null 2>&1 || { apt-get update -qq \
 	  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell fonts-thai-tlwg; }
 
+# The push process (scorekeeper/push) serves each open table's stream of versions beside the app:
+# granian's ASGI interface, one worker, sockets and coroutines rather than threads, its backlog
+# and backpressure above the streams expected (docs/performance.md: 10,000 on one core). Pages
+# open streams on their own host at PUSH_PORT; behind nginx, which routes /push/ on the app's
+# origin to it (README), set SCOREKEEPER_PUSH_PORT=0. The two run together and stop together:
+# when either ends, the other is stopped. A stream's request is one line and a few cookies: its
+# connection's buffer is held to 8 KB (nginx's own header buffers), 24 KB a stream in all rather
+# than 34 (docs/performance.md).
+PUSH_PORT ?= $(shell echo $$(( $(or $(PORT),8000) + 1000 )))
+SCOREKEEPER_PUSH_PORT ?= $(PUSH_PORT)
+PUSH_STREAMS ?= 65536
+PUSH = $(UV) run granian --interface asgi --workers 1 --port $(PUSH_PORT) \
+  --backlog $(PUSH_STREAMS) --backpressure $(PUSH_STREAMS) --http1-header-read-timeout 10000 \
+  --http1-buffer-size 8192 \
+  --no-ws scorekeeper.push.asgi:application
+TOGETHER = trap 'kill $$(jobs -p) 2>/dev/null' EXIT INT TERM; wait -n
+
 run: sync
 	$(UV) run python manage.py migrate --noinput
-	$(UV) run python manage.py runserver 127.0.0.1:8000
+	ulimit -n $$(ulimit -Hn) 2>/dev/null; export SCOREKEEPER_PUSH_PORT=$(SCOREKEEPER_PUSH_PORT); \
+	  $(PUSH) --host 127.0.0.1 & \
+	  $(UV) run python manage.py runserver 127.0.0.1:8000 & \
+	  $(TOGETHER)
 
 # Production: settings from the environment (README, Deployment), static files collected for
 # whitenoise (hashed names, compressed, cached for a year), migrations applied, granian serving:
@@ -59,16 +79,19 @@ THREADS ?= 4
 serve: sync
 	@# granian would share a port another server listens on, and split the writes between two
 	@# databases: refuse to start instead.
-	@python3 -c "import socket; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('0.0.0.0', $(PORT)))" 2>/dev/null \
-	  || { echo "make serve: port $(PORT) is in use (another server?): stop it, or choose PORT=…" >&2; exit 1; }
+	@for port in $(PORT) $(PUSH_PORT); do python3 -c "import socket; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('0.0.0.0', $$port))" 2>/dev/null \
+	  || { echo "make serve: port $$port is in use (another server?): stop it, or choose PORT=… (PUSH_PORT=…)" >&2; exit 1; }; done
 	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py collectstatic --noinput -v0
 	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py migrate --noinput
 	SCOREKEEPER_DEBUG=0 $(UV) run python manage.py optimize_database
-	SCOREKEEPER_DEBUG=0 $(UV) run granian --interface wsgi --host 0.0.0.0 --port $(PORT) \
+	ulimit -n $$(ulimit -Hn) 2>/dev/null; export SCOREKEEPER_DEBUG=0 SCOREKEEPER_PUSH_PORT=$(SCOREKEEPER_PUSH_PORT); \
+	  $(PUSH) --host 0.0.0.0 --respawn-failed-workers & \
+	  $(UV) run granian --interface wsgi --host 0.0.0.0 --port $(PORT) \
 	  --workers $(WORKERS) --blocking-threads $(THREADS) --respawn-failed-workers --access-log \
 	  --log-config scorekeeper/access_log.json \
 	  --http1-header-read-timeout 10000 \
-	  scorekeeper.wsgi:application
+	  scorekeeper.wsgi:application & \
+	  $(TOGETHER)
 
 # With DATABASE_URL pointing at PostgreSQL, the local server is started first if it is down. A
 # test that hangs past every bound leaves the stacks of its threads in test-artifacts/hung.txt

@@ -14,7 +14,9 @@ itself the page is read as it is. The poll sends the version (and ETag, if any) 
     uv run python bench/bench.py --only cpu,poll --db sqlite
 Parts: cpu (a game saved as the table sees it: the saving phone's start and end of game, each
 followed by one poll of each of the table's 3 other phones), load (10 tables saving at once), poll
-(an unchanged table), statements, phone (a throttled Chromium, both trees).
+(an unchanged table), statements, phone (a throttled Chromium, both trees), push (HEAD only: the
+tables' streams on one push process, the other phones' catch-up, another phone showing a write;
+bench/streams.py).
 """
 
 import argparse
@@ -43,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BASE_COMMIT = "c8ffc3b"
 BASE_TREE = ROOT / ".bench" / f"scorekeeper-{BASE_COMMIT}"  # ignored by git, ruff and pytest
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
-PARTS = ("cpu", "load", "poll", "statements", "phone")
+PARTS = ("cpu", "load", "poll", "statements", "phone", "push")
 FLOWS = int(os.environ.get("BENCH_FLOWS", "200"))  # saves as a player sees them, per tree
 WRITERS, LOAD_SECONDS = 10, float(os.environ.get("BENCH_LOAD_SECONDS", "15"))
 POLLS = int(os.environ.get("BENCH_POLLS", "2000"))
@@ -224,6 +226,7 @@ class Client:
     """One phone: its cookies, Django's CSRF token, one kept-alive connection."""
 
     def __init__(self, port: int) -> None:
+        self.port = port
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.cookies: dict[str, str] = {}
 
@@ -241,8 +244,16 @@ class Client:
             headers["X-CSRFToken"] = self.cookies["csrftoken"]
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             body = urlencode(data or {}, doseq=True)
-        self.connection.request(method, path, body, headers)
-        response = self.connection.getresponse()
+        try:
+            self.connection.request(method, path, body, headers)
+            response = self.connection.getresponse()
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            # The server closed the kept-alive connection while the phone sat idle (the push
+            # part holds its streams for a minute): sent again on a new one, as a browser does.
+            self.connection.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            self.connection.request(method, path, body, headers)
+            response = self.connection.getresponse()
         text = response.read().decode()
         for name, value in response.getheaders():
             if name.lower() == "set-cookie":
@@ -811,6 +822,48 @@ def report_statements(kind: str, r: dict[str, Any]) -> None:
           + f" · aim ≤ 10 each: {verdict(max(writes.values()) <= 10)}")  # fmt: skip
 
 
+def push(kind: str) -> None:
+    """The push part, HEAD only, on a fresh database (bench/streams.py)."""
+    import streams
+
+    streams.more_files()
+    with socket_free() as push_port:
+        pass
+    with scratch(kind) as (tmp, db):
+        env = {**server_env(tmp, db), "SCOREKEEPER_PUSH_PORT": str(push_port)}
+        server = Server(ROOT, env, tmp / "granian.log")
+        pusher = streams.Push(ROOT, env, tmp / "push.log", push_port)
+        writer = streams.Writer(ROOT, env)
+        try:
+            table = Table(server.port, "Push · วงแจ้ง", watchers=WATCHERS)
+            night = int(table.path.strip("/").split("/")[1])
+            found = streams.streams_part(pusher, writer, night, tmp / "push.log")
+            streams.report_streams(kind, found)
+            saver_url, saver_hx = poller(table.phone, table.path)
+            caught = streams.catch_up(
+                server, night, lambda: table.phone.get(saver_url, **saver_hx), table.watchers,
+                writer,
+            )  # fmt: skip
+            streams.report_catch_up(caught, len(table.watchers), found["change_cpu"])
+            base = f"http://127.0.0.1:{server.port}"
+            taken = streams.shows(base, table, push_port)
+            streams.report_shows(kind, "granian as make serve, its push process", taken)
+            if kind == "sqlite":  # make run: Django's runserver beside the same push process
+                with socket_free() as port:
+                    pass
+                run = streams.Runserver(ROOT, env, tmp / "runserver.log", port)
+                try:
+                    table = Table(port, "Run · วงในเครื่อง", watchers=1)
+                    taken = streams.shows(f"http://127.0.0.1:{port}", table, push_port)
+                    streams.report_shows(kind, "runserver as make run, its push process", taken)
+                finally:
+                    run.stop()
+        finally:
+            writer.stop()
+            pusher.stop()
+            server.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", default=",".join(PARTS), help=f"some of {','.join(PARTS)}")
@@ -858,6 +911,9 @@ def main() -> None:
             ratio_line("median", h / 1000, b / 1000, "ms", 1000, "≤ 0.75 and ≤ 200 ms",
                        h <= 0.75 * b and h <= 200)
         )  # fmt: skip
+    if "push" in parts:
+        for kind in kinds:
+            push(kind)
     load_avg = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"\n{time.monotonic() - began:.0f} s in all; load average {load_avg}")
     return None

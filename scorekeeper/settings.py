@@ -117,6 +117,25 @@ SECURE_CSP = {
     "object-src": [CSP.NONE],
 }
 
+
+def push_sources(port: int) -> list[str]:
+    """Where a page may open its table's stream: its own origin, and with a push port the same
+    host at that port (the stream carries the night's pass, no cookie)."""
+    return [CSP.SELF, f"*:{port}"] if port else [CSP.SELF]
+
+
+# The table's streams (scorekeeper/push) are served by the push process. Behind nginx it is
+# routed by its prefix, /push/, on the app's own origin (README): 0, the default. Without a
+# proxy (make run, make serve) it listens on a port of its own, which pages name.
+PUSH_PORT = whole("SCOREKEEPER_PUSH_PORT", 0)
+SECURE_CSP["connect-src"] = push_sources(PUSH_PORT)
+# A stream sends a comment line after this many seconds without an event: proxies (nginx's
+# proxy_read_timeout, README) and phones close a connection silent for longer.
+PUSH_KEEPALIVE_SECONDS: float = whole("SCOREKEEPER_PUSH_KEEPALIVE", 25)
+# A table page asks this often when its stream cannot be held (refused, or dropping): the
+# stream tells every change, and the poll is only the fallback.
+LIVE_POLL_SECONDS = 30
+
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # refuses a login after too many failures
     "django.contrib.auth.backends.ModelBackend",

@@ -1,9 +1,12 @@
-"""Pages every phone at the table keeps up to date: a poll every 2 seconds, answered cheaply.
+"""Pages every phone at the table keeps up to date: told when the table changes, then asking.
 
 The page names the version it shows (the newest audit entry of its night: every write leaves
-one in its own transaction), signed for the page's address. A poll sends it back. Unchanged, the
-poll is answered 204 by `UnchangedPollMiddleware` before sessions, accounts and the view are
-touched; changed, it gets the polled part as it now is.
+one in its own transaction), signed for the page's address, and holds a stream of the night's
+versions from the push process (scorekeeper/push), with a pass for it. When the stream tells a
+version other than the one shown, or the page is shown again, or every 30 s when no stream can
+be held, the page asks for its polled part with the signed version. Unchanged, that poll is
+answered 204 by `UnchangedPollMiddleware` before sessions, accounts and the view are touched;
+changed, it gets the polled part as it now is.
 
 After a save every other phone at the table asks for the same new version: the part is built once
 for each version and each kind of visitor it differs for (`built_once`), kept in Django's cache,
@@ -17,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
@@ -27,10 +31,11 @@ from django.utils.translation import get_language
 
 from scorekeeper.http import HtmxHttpRequest
 from scorekeeper.models import AuditEntry, Membership, Night
+from scorekeeper.push import tokens
+from scorekeeper.push.app import PREFIX
 
 logger = logging.getLogger(__name__)
 
-POLL_SECONDS = 2  # every phone at the table shows another phone's save within this
 # A built part is kept this long: a table's phones all ask for a version within a poll or two of
 # the save that made it, and a newer version is a new key (Redis and the per-process cache both
 # drop what expired, and the per-process cache its oldest when full).
@@ -169,12 +174,16 @@ def _keep(built: Mapping[str, str]) -> None:
 def page_version(
     request: HtmxHttpRequest, night: Night, current: int | None = None
 ) -> dict[str, Any]:
-    """The context a polled page needs: the visitor's membership and the version it shows, for
-    the table's address (the page may answer a write at another: views.table.table_now)."""
+    """The context a polled page needs: the visitor's membership, the version it shows (signed
+    for the table's address: the page may answer a write at another, views.table.table_now),
+    and the night's stream with its pass (the visitor was admitted to the night)."""
     path = reverse("table", kwargs={"night_id": night.pk})
     current = version(night.pk) if current is None else current
     return {
         "membership": request.membership,
         "version": signed_version(path, night.pk, current),
-        "poll_every": f"{POLL_SECONDS}s",
+        "shown": current,
+        "push": f"{PREFIX}{night.pk}/?t={tokens.token_for(night.pk)}",
+        "push_port": settings.PUSH_PORT or "",
+        "poll_every": f"{settings.LIVE_POLL_SECONDS}s",
     }

@@ -95,6 +95,7 @@ self.addEventListener("fetch", (event) => {
   }
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (request.headers.get("HX-Request")) return; // live polls: the network or nothing
+  if (url.pathname.startsWith("/push/")) return; // a table's stream: left to the page (live.js)
   if (request.mode === "navigate") {
     event.respondWith(navigate(request, url));
     return;

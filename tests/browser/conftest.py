@@ -20,13 +20,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.servers.basehttp import WSGIServer
 from django.db import connections
+from django.test import override_settings
 from django.test.testcases import LiveServerThread
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from pytest_django.live_server_helper import LiveServer
 
+from scorekeeper.settings import push_sources
 from tests.browser.wifi import Wifi
+from tests.push.serve import Served, push_served
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -69,7 +73,7 @@ class InTurn(WSGIServer):
         self.serving: set[threading.Thread] = set()
 
     def set_app(self, application: Callable[..., Iterable[bytes]]) -> None:
-        turn = threading.Lock()
+        turn = self.turn = threading.Lock()  # the push watcher takes its turn here too
 
         def in_turn(environ: dict, start_response: Callable) -> list[bytes]:
             with turn:
@@ -146,12 +150,38 @@ def live_server(django_db_setup: None) -> Iterator[LiveServer]:
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def push(live_server: LiveServer) -> Iterator[Served]:
+    """The push application beside the live server, as `make run` has it (each test points its
+    pages at it: `served_whole`). Its watcher reads the live server's database connection in
+    turn with the requests, at the production pace."""
+    server = live_server.thread
+    shared = server.connections_override.get("default")
+    with push_served(in_turn=lambda: server.httpd.turn, shared=shared, every=0.25) as served:
+        yield served
+
+
 @pytest.fixture(autouse=True)
 def served_whole(request: pytest.FixtureRequest) -> Iterator[None]:
     """A browser test ends with its last request answered: a request still waiting its turn when
     the test's phones close would run in the next test, against its database (the tests that run
     among the browser tests have theirs closed, or a transaction of their own)."""
-    yield
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    # Every table page holds a stream, at the push port on the page's own host, the policy
+    # allowing it. The watcher reads the test's one connection: it stops with the test (the
+    # tests run after it count their statements there), and the test's first stream starts
+    # another, from the newest entry of the next test's database (its ids start from 1 again).
+    push = request.getfixturevalue("push")
+    port = int(push.url.rsplit(":", 1)[1])
+    try:
+        with override_settings(
+            PUSH_PORT=port, SECURE_CSP={**settings.SECURE_CSP, "connect-src": push_sources(port)}
+        ):
+            yield
+    finally:
+        push.app.stop()
     if "live_server" in request.fixturenames:
         live_server = request.getfixturevalue("live_server")
         live_server.thread.httpd.served(timeout=TIMEOUT_MS / 1000)

@@ -306,8 +306,9 @@ def transfers(page: Page) -> list[tuple[str, str, Decimal, bool]]:
     return shown
 
 
-# Resolves at the region's next poll, once live.js has judged it: true if it was sent, false if
-# it was skipped (a hidden page, or a form in the region being filled in).
+# Resolves at the region's next fetch (told by the stream, or polled), once live.js has judged
+# it: true if it was sent, false if it was skipped (a hidden page, or a form in the region being
+# filled in).
 NEXT_POLL = """() => new Promise((resolve) => {
     const tick = (event) => {
         if (!event.detail.elt.matches("[data-live]")) return;
@@ -320,5 +321,16 @@ NEXT_POLL = """() => new Promise((resolve) => {
 
 
 def next_poll(page: Page) -> bool:
-    """Wait for the live region's next poll (one every 2 s); say whether it was sent."""
+    """Wait for the live region's next fetch; say whether it was sent."""
     return page.evaluate(NEXT_POLL)
+
+
+def arm_next_poll(page: Page) -> None:
+    """Catch the live region's next fetch from now on, for `armed_poll`: a change told by the
+    stream may bring it before the test could start waiting."""
+    page.evaluate(f"() => {{ window.nextPoll = ({NEXT_POLL})(); }}")
+
+
+def armed_poll(page: Page) -> bool:
+    """Wait for the fetch `arm_next_poll` caught; say whether it was sent."""
+    return page.evaluate("() => window.nextPoll")

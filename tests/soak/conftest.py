@@ -272,6 +272,91 @@ def serve(tmp_path: Path) -> Iterator[Callable[[Database], Server]]:
         server.stop()
 
 
+class PushServer:
+    """The push process on `db`, as `make serve` starts it beside the app: granian's ASGI
+    interface, one worker (scorekeeper/push)."""
+
+    def __init__(self, db: Database, logs: Path, extra: dict[str, str] | None = None) -> None:
+        self.db = db
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = logs / f"push-{self.port}.log"
+        self.extra = extra or {}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> "PushServer":
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "granian",
+                    "--interface",
+                    "asgi",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--workers",
+                    "1",
+                    "--http1-buffer-size",
+                    "8192",
+                    "--no-ws",
+                    "scorekeeper.push.asgi:application",
+                ],  # fmt: skip
+                cwd=ROOT,
+                env=server_environment({**self.db.env, **self.extra}),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"the push process exited at start:\n{self.log_text()}")
+            with suppress(httpx.TransportError):
+                if httpx.get(self.url + "/", timeout=5).status_code == 404:
+                    return self
+            time.sleep(0.2)
+        raise AssertionError(f"the push process did not answer in 60 s:\n{self.log_text()}")
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        with suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")[-20_000:] if self.log.exists() else ""
+
+
+@pytest.fixture
+def serve_push(tmp_path: Path) -> Iterator[Callable[..., PushServer]]:
+    """Start push processes on a database; every one is stopped at the end of the test."""
+    started: list[PushServer] = []
+
+    def start(db: Database, extra: dict[str, str] | None = None) -> PushServer:
+        server = PushServer(db, tmp_path, extra)
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def stream_pass(page: str) -> str:
+    """The night's stream, as the table page names it: its path and pass."""
+    found = re.search(r'data-push="([^"]+)"', page)
+    assert found, "the table page names its stream"
+    return html.unescape(found[1])
+
+
 # -- phones ---------------------------------------------------------------------------------------
 
 

@@ -16,6 +16,9 @@ game, recording an event and saving the game through nginx must each answer with
 a control of the tricklers themselves, the same twenty sent straight at granian leave even the
 table page unanswered for 2 s (granian waits for the bodies), and the server answers again once
 they are gone.
+
+The recipe also routes /push/ to the push process: a table's stream passes through nginx
+unbuffered, its comments one by one, a change told within a second, a forged pass refused.
 """
 
 import os
@@ -35,14 +38,17 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.push.serve import Stream
 from tests.soak import conftest
 from tests.soak.conftest import (
     Database,
+    PushServer,
     Recorder,
     Server,
     finish_form,
     free_port,
     set_up_table,
+    stream_pass,
 )
 
 pytestmark = [pytest.mark.soak]
@@ -82,6 +88,9 @@ http {{
         server 127.0.0.1:{upstream};
         keepalive 32;
     }}
+    upstream scorekeeper_push {{
+        server 127.0.0.1:{push};
+    }}
     server {{
         listen 127.0.0.1:{port};
         server_name 127.0.0.1;
@@ -95,6 +104,14 @@ http {{
             proxy_set_header Host $host;
             proxy_set_header X-Forwarded-Proto $scheme;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        }}
+        location /push/ {{
+            proxy_pass http://scorekeeper_push;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_buffering off;
+            proxy_read_timeout 75s;
         }}
     }}
 }}
@@ -138,7 +155,9 @@ def nginx_binary() -> str:
 class Nginx:
     """nginx in the foreground (`daemon off`), configured and logging in a folder of its own."""
 
-    def __init__(self, binary: str, upstream: Server, folder: Path) -> None:
+    def __init__(
+        self, binary: str, upstream: Server, folder: Path, push: PushServer | None = None
+    ) -> None:
         self.binary = binary
         self.folder = folder
         self.port = free_port()
@@ -161,6 +180,7 @@ class Nginx:
                 tmp=folder,
                 other_temp_paths="\n".join(other),
                 upstream=upstream.port,
+                push=push.port if push is not None else free_port(),
                 port=self.port,
             )
         )
@@ -209,12 +229,12 @@ class Nginx:
 
 
 @pytest.fixture
-def nginx(nginx_binary: str, tmp_path: Path) -> Iterator[Callable[[Server], Nginx]]:
-    """Start nginx in front of a server; stopped at the end of the test."""
+def nginx(nginx_binary: str, tmp_path: Path) -> Iterator[Callable[..., Nginx]]:
+    """Start nginx in front of a server (and its push process); stopped at the end of the test."""
     started: list[Nginx] = []
 
-    def start(upstream: Server) -> Nginx:
-        proxy = Nginx(nginx_binary, upstream, tmp_path / f"nginx-{len(started)}")
+    def start(upstream: Server, push: PushServer | None = None) -> Nginx:
+        proxy = Nginx(nginx_binary, upstream, tmp_path / f"nginx-{len(started)}", push)
         started.append(proxy)
         return proxy.start()
 
@@ -302,7 +322,7 @@ def trickling(port: int, path: str, headers: dict[str, str]) -> Iterator[list[Tr
 def test_trickled_bodies_through_nginx_leave_a_save_under_a_second(
     database: Database,
     serve: Callable[[Database], Server],
-    nginx: Callable[[Server], Nginx],
+    nginx: Callable[..., Nginx],
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
@@ -412,3 +432,44 @@ def test_trickled_bodies_through_nginx_leave_a_save_under_a_second(
         "they are no test of the proxy"
     )
     assert recovered.status == 200, recovered
+
+
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+def test_a_tables_stream_passes_through_nginx_unbuffered_and_stays_open(
+    database: Database,
+    serve: Callable[[Database], Server],
+    serve_push: Callable[..., PushServer],
+    nginx: Callable[..., Nginx],
+    tmp_path: Path,
+) -> None:
+    """The README's route: /push/ on the app's own origin to the push process, unbuffered, read
+    for longer than the stream's comments come (here every second, every 25 s at the table)."""
+    proxied = Database(
+        database.kind,
+        {**database.env, "SCOREKEEPER_TRUSTED_PROXIES": "1"},
+        path=database.path,
+        url=database.url,
+    )
+    push = serve_push(proxied, {"SCOREKEEPER_PUSH_KEEPALIVE": "1"})
+    proxy = nginx(serve(proxied), push)
+    table = set_up_table(proxy.url, 1, Recorder(tmp_path))
+    host, sid = table.phones[0], table.night_id
+    _, page = host.page(f"/s/{sid}/")
+    assert 'data-push-port=""' in page  # the stream on the page's own origin
+    stream = Stream(proxy.url + stream_pass(page), wait=2.0)
+    try:
+        shown = stream.version()
+        quiet = time.monotonic()
+        assert [stream.next() for _ in range(3)] == [": keep-alive"] * 3  # one by one
+        assert time.monotonic() - quiet < 4.5  # passed on as they came, not held in a buffer
+        start = host.start_game(sid, {"fool_swap": "on"})
+        answered = time.monotonic()
+        assert start.status == 302, start
+        assert stream.version() > shown
+        assert time.monotonic() - answered < 1.0
+    finally:
+        stream.close()
+        for phone in table.phones:
+            phone.close()
+    refused = httpx.get(f"{proxy.url}/push/{sid}/?t=forged", timeout=5)
+    assert refused.status_code == 403, proxy.log_text()
