@@ -158,13 +158,17 @@ class Runserver:
 
 WRITER = """
 import sys, time
-from scorekeeper.models import AuditEntry, Night
+from scorekeeper.models import AuditEntry, Membership, Night
 from scorekeeper.push import tokens
 for line in sys.stdin:
     words = line.split()
     if words[0] == "passes":
         first, count = int(words[1]), int(words[2])
-        print(" ".join(tokens.token_for(n) for n in range(first, first + count)), flush=True)
+        night = Night.objects.get(pk=first)  # the table's night; its host is the passes' holder
+        host = Membership.objects.filter(group_id=night.group_id).earliest("pk")
+        holder = tokens.Holder(night.group_id, host.pk)
+        given = [tokens.token_for(n, holder) for n in range(first, first + count)]
+        print(" ".join(given), flush=True)
     elif words[0] == "change":
         night = Night.objects.get(pk=int(words[1]))
         entry = AuditEntry.objects.create(group_id=night.group_id, night=night, action="bench")

@@ -20,7 +20,9 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from django.conf import settings
+from django.db import DatabaseError, connection
 
+from scorekeeper.models import Membership
 from scorekeeper.push import tokens
 from scorekeeper.push.watch import Moved, Watcher
 
@@ -146,11 +148,35 @@ class Push:
             return
         night_id = int(match[1])
         query = parse_qs(scope["query_string"].decode("latin-1"))
-        if not tokens.admits(query.get("t", [""])[0], night_id):
+        holder = tokens.holder_of(query.get("t", [""])[0], night_id)
+        if holder is None:
             await _plain(send, 403, b"Forbidden")  # no pass from this night's page
+            return
+        try:
+            admitted = await asyncio.to_thread(self.admitted, holder)
+        except DatabaseError:
+            logger.warning("the database cannot be reached: a stream is refused for now")
+            await _plain(send, 503, b"Service unavailable")
+            return
+        if not admitted:
+            await _plain(send, 403, b"Forbidden")  # removed from the group since the page
             return
         self.start()  # a server without lifespan events starts it with the first stream
         await self.stream(night_id, receive, send)
+
+    def admitted(self, holder: tokens.Holder) -> bool:
+        """Whether the pass's holder is still a member of the night's group, as the table page
+        admits a visitor: one indexed read (the membership's primary key), in a thread of the
+        loop's pool, when the stream opens."""
+        with self.in_turn():
+            try:
+                live = Membership.objects.filter(
+                    pk=holder.membership_id, group_id=holder.group_id, revoked_at__isnull=True
+                )
+                return live.exists()
+            except DatabaseError:
+                connection.close()  # the next stream asks on a fresh connection
+                raise
 
     async def stream(self, night_id: int, receive: Receive, send: Send) -> None:
         await send(

@@ -1,10 +1,13 @@
 """The pass a table page gives the phones that may see it, to open the table's stream.
 
-A signed, time-limited token rather than the session cookie: the push process then needs no
-session, account or membership read per stream (thousands of phones reconnect at once when a
-club's Wi-Fi comes back), and the stream may listen on a port of its own without cookies
-(CORS with credentials). The page gives it only to visitors who passed its access check, and
-the stream carries versions, never the table's contents."""
+A signed, time-limited pass rather than the session cookie: the stream may listen on a port of
+its own without cookies (CORS with credentials), and the push process reads no session or
+account for it. The page gives it only to visitors who passed its access check; it names the
+night, its group and the visitor's membership, and the push process refuses it once that
+membership was removed (app.py: one indexed read as the stream opens). The stream carries
+versions, never the table's contents."""
+
+from dataclasses import dataclass
 
 from django.core import signing
 
@@ -14,18 +17,30 @@ from django.core import signing
 TOKEN_SECONDS = 7 * 24 * 3600
 
 
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """Who a pass was given to: a membership of the night's group."""
+
+    group_id: int
+    membership_id: int
+
+
 def _signer() -> signing.TimestampSigner:
     return signing.TimestampSigner(salt="scorekeeper.push")
 
 
-def token_for(night_id: int) -> str:
-    """The pass to the night's stream, for a visitor the table page admitted."""
-    return _signer().sign(str(night_id))
+def token_for(night_id: int, holder: Holder) -> str:
+    """The pass to the night's stream, for a visitor the table page admitted as `holder`."""
+    return _signer().sign(f"{night_id}.{holder.group_id}.{holder.membership_id}")
 
 
-def admits(token: str, night_id: int) -> bool:
-    """Whether `token` was given out for this night's stream, less than a week ago."""
+def holder_of(token: str, night_id: int) -> Holder | None:
+    """Who `token` was given to, if it was given out for this night's stream less than a week
+    ago; else None."""
     try:
-        return _signer().unsign(token, max_age=TOKEN_SECONDS) == str(night_id)
-    except signing.BadSignature:  # SignatureExpired included
-        return False
+        night, group, membership = _signer().unsign(token, max_age=TOKEN_SECONDS).split(".")
+        if night != str(night_id):
+            return None
+        return Holder(int(group), int(membership))
+    except (signing.BadSignature, ValueError):  # SignatureExpired included
+        return None

@@ -179,11 +179,12 @@ def page_version(
     and the night's stream with its pass (the visitor was admitted to the night)."""
     path = reverse("table", kwargs={"night_id": night.pk})
     current = version(night.pk) if current is None else current
+    holder = tokens.Holder(night.group_id, request.membership.pk)
     return {
         "membership": request.membership,
         "version": signed_version(path, night.pk, current),
         "shown": current,
-        "push": f"{PREFIX}{night.pk}/?t={tokens.token_for(night.pk)}",
+        "push": f"{PREFIX}{night.pk}/?t={tokens.token_for(night.pk, holder)}",
         "push_port": settings.PUSH_PORT or "",
         "poll_every": f"{settings.LIVE_POLL_SECONDS}s",
     }

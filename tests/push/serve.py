@@ -15,8 +15,10 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from granian.constants import Interfaces
 from granian.server.embed import Server
 
+from scorekeeper.models import Membership, Night
 from scorekeeper.push import tokens
 from scorekeeper.push.app import PREFIX, Push
+from scorekeeper.services import access
 
 type InTurn = Callable[[], AbstractContextManager[object]]
 
@@ -100,9 +102,17 @@ class Served:
         return self.url
 
 
+def pass_for(night_id: int) -> str:
+    """The pass the night's table page gives a member of its group (a phone that joined)."""
+    night = Night.objects.get(pk=night_id)
+    device = access.device_create(user_agent="test")
+    joined = Membership.objects.create(group_id=night.group_id, role="player", device=device)
+    return tokens.token_for(night_id, tokens.Holder(night.group_id, joined.pk))
+
+
 def stream_url(base: "str | Served", night_id: int, token: str | None = None) -> str:
-    """The night's stream at `base`, with the pass its table page gives."""
-    given = tokens.token_for(night_id) if token is None else token
+    """The night's stream at `base`, with the pass its table page gives (`pass_for`)."""
+    given = pass_for(night_id) if token is None else token
     return f"{base}{PREFIX}{night_id}/?t={given}"
 
 

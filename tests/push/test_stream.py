@@ -9,12 +9,12 @@ import httpx
 import pytest
 from django.db import connection
 from django.test import Client
+from django.utils import timezone
 
-from scorekeeper.models import Night
-from scorekeeper.push import tokens
+from scorekeeper.models import Membership, Night
 from scorekeeper.services import games
 from scorekeeper.views.live import version
-from tests.push.serve import Served, Stream, push_served, stream_url
+from tests.push.serve import Served, Stream, pass_for, push_served, stream_url
 from tests.services.conftest import make_night
 from tests.views.conftest import make_table, member
 
@@ -105,10 +105,26 @@ def test_a_stream_without_the_nights_own_pass_is_refused(push, night, token):
     other = make_night()
     given = {
         "": "",
-        "other": tokens.token_for(other.pk),
+        "other": pass_for(other.pk),
         "forged": f"{night.pk}:1xXNlX:not-the-signature",
     }[token]
     answer = httpx.get(stream_url(push, night.pk, given), timeout=5)
+    assert answer.status_code == 403
+    assert "data:" not in answer.text
+
+
+def test_a_pass_of_a_member_removed_since_the_page_gave_it_is_refused(push, client):
+    night = make_table(client)
+    page = client.get(f"/s/{night.pk}/").content.decode()
+    given = next(p for p in page.split('"') if p.startswith(f"/push/{night.pk}/"))
+    url = push.url + given.replace("&amp;", "&")
+    stream = Stream(url, wait=1.0)
+    try:
+        assert stream.version() == version(night.pk)
+    finally:
+        stream.close()
+    Membership.objects.filter(group=night.group).update(revoked_at=timezone.now())
+    answer = httpx.get(url, timeout=5)
     assert answer.status_code == 403
     assert "data:" not in answer.text
 
