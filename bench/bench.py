@@ -41,6 +41,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+import streams
+
 ROOT = Path(__file__).resolve().parents[1]
 BASE_COMMIT = "c8ffc3b"
 BASE_TREE = ROOT / ".bench" / f"scorekeeper-{BASE_COMMIT}"  # ignored by git, ruff and pytest
@@ -196,13 +198,7 @@ class Server:
         return self.log.read_text(errors="replace").count("Traceback")
 
     def stop(self) -> None:
-        with suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        with suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=15)
-        with suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
+        streams.stop_group(self.process)
 
 
 @contextmanager
@@ -824,7 +820,6 @@ def report_statements(kind: str, r: dict[str, Any]) -> None:
 
 def push(kind: str) -> None:
     """The push part, HEAD only, on a fresh database (bench/streams.py)."""
-    import streams
 
     streams.more_files()
     with socket_free() as push_port:

@@ -16,6 +16,7 @@
 """
 
 import asyncio
+import http.client
 import os
 import random
 import resource
@@ -77,6 +78,30 @@ def rss_kb(pids: list[int]) -> int:
     return total
 
 
+def stop_group(process: subprocess.Popen) -> None:
+    """Stop a server started in a process group of its own: asked first, then made to."""
+    with suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    with suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=15)
+    with suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def answers(port: int, status: int, log: Path, what: str) -> None:
+    """Wait up to a minute for the server at `port` to answer / with `status`."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with suppress(OSError):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            connection.request("GET", "/")
+            if connection.getresponse().status == status:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"{what} did not start:\n{log.read_text(errors='replace')[-3000:]}")
+
+
 class Push:
     """The push process of a tree, started as `make serve` starts it."""
 
@@ -91,17 +116,7 @@ class Push:
                  "scorekeeper.push.asgi:application"],
                 cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
-        import http.client
-
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with suppress(OSError):
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                connection.request("GET", "/")
-                if connection.getresponse().status == 404:
-                    return
-            time.sleep(0.2)
-        raise RuntimeError(f"the push process did not start:\n{log.read_text()[-3000:]}")
+        answers(port, 404, log, "the push process")  # its one page is a stream
 
     def pids(self) -> list[int]:
         return group_pids(self.process.pid)
@@ -113,13 +128,7 @@ class Push:
         return rss_kb(self.pids())
 
     def stop(self) -> None:
-        with suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        with suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=15)
-        with suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
+        stop_group(self.process)
 
 
 class Runserver:
@@ -134,26 +143,10 @@ class Runserver:
                  f"127.0.0.1:{port}"],
                 cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
-        import http.client
-
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with suppress(OSError):
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                connection.request("GET", "/")
-                if connection.getresponse().status == 200:
-                    return
-            time.sleep(0.2)
-        raise RuntimeError(f"runserver did not start:\n{log.read_text()[-3000:]}")
+        answers(port, 200, log, "runserver")
 
     def stop(self) -> None:
-        with suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        with suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=15)
-        with suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
+        stop_group(self.process)
 
 
 WRITER = """
