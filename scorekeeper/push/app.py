@@ -166,17 +166,18 @@ class Push:
 
     def admitted(self, holder: tokens.Holder) -> bool:
         """Whether the pass's holder is still a member of the night's group, as the table page
-        admits a visitor: one indexed read (the membership's primary key), in a thread of the
-        loop's pool, when the stream opens."""
+        admits a visitor: one indexed read (the membership's primary key) when the stream opens,
+        in a thread of the loop's pool, on a connection of its own closed after it, as Django's
+        request handler closes a request's (none is left open in a thread nothing else
+        manages; SQLite's tests' in-memory database is left open by Django)."""
         with self.in_turn():
             try:
                 live = Membership.objects.filter(
                     pk=holder.membership_id, group_id=holder.group_id, revoked_at__isnull=True
                 )
                 return live.exists()
-            except DatabaseError:
-                connection.close()  # the next stream asks on a fresh connection
-                raise
+            finally:
+                connection.close()
 
     async def stream(self, night_id: int, receive: Receive, send: Send) -> None:
         await send(
