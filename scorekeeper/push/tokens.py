@@ -25,22 +25,24 @@ class Holder:
     membership_id: int
 
 
-def _signer() -> signing.TimestampSigner:
-    return signing.TimestampSigner(salt="scorekeeper.push")
+SALT = "scorekeeper.push"
 
 
 def token_for(night_id: int, holder: Holder) -> str:
-    """The pass to the night's stream, for a visitor the table page admitted as `holder`."""
-    return _signer().sign(f"{night_id}.{holder.group_id}.{holder.membership_id}")
+    """The pass to the night's stream, for a visitor the table page admitted as `holder`.
+
+    Its ids travel in Django's signed, base64 form: written out as figures they would stand in
+    the page's text like a number the page shows ("15.10.13")."""
+    return signing.dumps([night_id, holder.group_id, holder.membership_id], salt=SALT)
 
 
 def holder_of(token: str, night_id: int) -> Holder | None:
     """Who `token` was given to, if it was given out for this night's stream less than a week
     ago; else None."""
     try:
-        night, group, membership = _signer().unsign(token, max_age=TOKEN_SECONDS).split(".")
-        if night != str(night_id):
-            return None
-        return Holder(int(group), int(membership))
-    except (signing.BadSignature, ValueError):  # SignatureExpired included
+        night, group, membership = signing.loads(token, salt=SALT, max_age=TOKEN_SECONDS)
+    except (signing.BadSignature, ValueError, TypeError):  # SignatureExpired included
         return None
+    if night != night_id or not isinstance(group, int) or not isinstance(membership, int):
+        return None
+    return Holder(group, membership)
