@@ -208,17 +208,8 @@ class Server:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"granian exited at start:\n{self.log_text()}")
-            try:
-                if httpx.get(self.url + "/", timeout=5).status_code == 200:
-                    return self
-            except httpx.TransportError:
-                pass
-            time.sleep(0.2)
-        raise AssertionError(f"granian did not answer in 60 s:\n{self.log_text()}")
+        answering(self.process, self.url, 200, "granian", self.log_text)
+        return self
 
     def _signal(self, sig: int) -> None:
         assert self.process is not None
@@ -272,6 +263,27 @@ def serve(tmp_path: Path) -> Iterator[Callable[[Database], Server]]:
         server.stop()
 
 
+def answering(
+    process: subprocess.Popen[bytes],
+    url: str,
+    status: int,
+    what: str,
+    log_text: Callable[[], str],
+    seconds: float = 60,
+) -> None:
+    """Wait until the server `process` started answers `url`/ with `status`; fail with its log
+    if it exits first or stays silent for `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"{what} exited at start:\n{log_text()}")
+        with suppress(httpx.TransportError):
+            if httpx.get(url + "/", timeout=5).status_code == status:
+                return
+        time.sleep(0.2)
+    raise AssertionError(f"{what} did not answer in {seconds:.0f} s:\n{log_text()}")
+
+
 class PushServer:
     """The push process on `db`, as `make serve` starts it beside the app: granian's ASGI
     interface, one worker (scorekeeper/push)."""
@@ -310,15 +322,9 @@ class PushServer:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"the push process exited at start:\n{self.log_text()}")
-            with suppress(httpx.TransportError):
-                if httpx.get(self.url + "/", timeout=5).status_code == 404:
-                    return self
-            time.sleep(0.2)
-        raise AssertionError(f"the push process did not answer in 60 s:\n{self.log_text()}")
+        # Its one page is a stream: anything else is a 404, which says it is up.
+        answering(self.process, self.url, 404, "the push process", self.log_text)
+        return self
 
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:

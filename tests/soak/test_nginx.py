@@ -45,6 +45,7 @@ from tests.soak.conftest import (
     PushServer,
     Recorder,
     Server,
+    answering,
     finish_form,
     free_port,
     set_up_table,
@@ -200,15 +201,8 @@ class Nginx:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"nginx exited at start:\n{self.log_text()}")
-            with suppress(httpx.TransportError):
-                if httpx.get(self.url + "/", timeout=5).status_code == 200:
-                    return self
-            time.sleep(0.2)
-        raise AssertionError(f"nginx did not answer in 30 s:\n{self.log_text()}")
+        answering(self.process, self.url, 200, "nginx", self.log_text, seconds=30)
+        return self
 
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
