@@ -150,6 +150,10 @@ def live_server(django_db_setup: None) -> Iterator[LiveServer]:
     server.stop()
 
 
+# Set while a browser test runs: the push process reaches the database only then.
+PUSH_OPEN = threading.Event()
+
+
 @pytest.fixture(scope="session")
 def push(live_server: LiveServer) -> Iterator[Served]:
     """The push application beside the live server, as `make run` has it (each test points its
@@ -157,7 +161,9 @@ def push(live_server: LiveServer) -> Iterator[Served]:
     turn with the requests, at the production pace."""
     server = live_server.thread
     shared = server.connections_override.get("default")
-    with push_served(in_turn=lambda: server.httpd.turn, shared=shared, every=0.25) as served:
+    with push_served(
+        in_turn=lambda: server.httpd.turn, shared=shared, every=0.25, open_=PUSH_OPEN
+    ) as served:
         yield served
 
 
@@ -175,12 +181,14 @@ def served_whole(request: pytest.FixtureRequest) -> Iterator[None]:
     # another, from the newest entry of the next test's database (its ids start from 1 again).
     push = request.getfixturevalue("push")
     port = int(push.url.rsplit(":", 1)[1])
+    PUSH_OPEN.set()
     try:
         with override_settings(
             PUSH_PORT=port, SECURE_CSP={**settings.SECURE_CSP, "connect-src": push_sources(port)}
         ):
             yield
     finally:
+        PUSH_OPEN.clear()
         push.app.stop()
     if "live_server" in request.fixturenames:
         live_server = request.getfixturevalue("live_server")

@@ -10,7 +10,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 
 import httpx
-from django.db import connections
+from django.db import DatabaseError, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from granian.constants import Interfaces
 from granian.server.embed import Server
@@ -31,7 +31,11 @@ def free_port() -> int:
 
 @contextmanager
 def push_served(
-    *, in_turn: InTurn | None = None, shared: BaseDatabaseWrapper | None = None, every: float = 0.05
+    *,
+    in_turn: InTurn | None = None,
+    shared: BaseDatabaseWrapper | None = None,
+    every: float = 0.05,
+    open_: threading.Event | None = None,
 ) -> Iterator["Served"]:
     """Serve the push application until the block ends; yield its address and app.
 
@@ -39,7 +43,11 @@ def push_served(
     server's): the watcher reads through it, taking its turn by `in_turn` when given. Its
     commits leave PRAGMA data_version where it was, so the watcher looks every tick there
     (push/watch.py); the data_version path is tested across processes on a file
-    (tests/soak/test_push.py)."""
+    (tests/soak/test_push.py).
+
+    With `open_`, the database is reached only while it is set: a server kept for a session
+    (the browser tests') answers a stream a closing page opened after its test with 503 and
+    starts no watcher, which would read the next test's connection."""
     default = connections["default"]
     if shared is None and default.vendor == "sqlite" and default.is_in_memory_db():
         shared = default
@@ -48,6 +56,8 @@ def push_served(
 
     @contextmanager
     def on_the_tests_connection() -> Iterator[None]:
+        if open_ is not None and not open_.is_set():
+            raise DatabaseError("no test is running")
         with turn():
             if memory:
                 connections["default"] = shared
