@@ -656,14 +656,16 @@ def statements(kind: str) -> dict[str, Any]:
 TAP_SCRIPT = """
 (() => {
   // The tap: in the capture phase, before htmx sends anything. The answer: the first frame
-  // drawn with a new scoreboard on the screen (a task queued from that frame runs once drawn).
+  // drawn with the table's scoreboard on the screen (a task queued from that frame runs once
+  // drawn). The end-of-game page's preview is a table.board too, and the tap's blur sends a
+  // preview of its own: its answer is not the table's.
   addEventListener("click", (event) => {
     if (event.target instanceof Element && event.target.closest("button[hx-post$='/finish']"))
       window.__tap = performance.now();
   }, true);
   const seen = () => {
     if (window.__tap === undefined) return;
-    const board = document.querySelector("table.board");
+    const board = [...document.querySelectorAll("table.board")].find((t) => !t.closest("#preview"));
     if (!board) return;
     observer.disconnect();
     const drawn = () => {
