@@ -101,6 +101,8 @@ def table_now(
     if refused is not None:
         messages.warning(request, error_text(refused))
     context = {**table_context(night, request.membership), **live.page_version(request, night)}
+    if request.htmx and request.htmx.target == "main":  # a page of its own: its main part only
+        context["base"] = "main.html"
     response = render(request, "table/night.html", context, status=409 if refused else 200)
     return push_url(response, reverse("table", kwargs={"night_id": night.pk}))
 

@@ -86,12 +86,24 @@ def test_taking_an_event_back_paying_it_at_the_table_and_undoing_a_save_answer_i
     assert f"/s/{table.pk}/games/{game.pk}/finish" in body  # its form starts from what was saved
 
 
-@pytest.mark.parametrize("kind", ["event", "void", "tie"])
+def page_main(response, group: str) -> str:
+    """The table page's main part and its title: what htmx takes of a whole page (hx-select), and
+    nothing it would throw away (the head, the bar, the banners)."""
+    body = response.content.decode()
+    assert "<html" not in body and "<head" not in body and 'class="bar"' not in body, body[:300]
+    assert re.match(rf"\s*<title>{group} · ", body), body[:300]
+    assert body.count('<main id="main">') == 1
+    return body
+
+
+@pytest.mark.parametrize("kind", ["event", "void", "tie", "finish"])
 def test_a_form_on_a_page_of_its_own_saves_and_brings_the_table_back_in_the_same_answer(
     client: Client, table: Night, kind: str
 ):
     game = games.game_start(night=table)
-    if kind == "event":
+    if kind == "finish":
+        url, data = f"/s/{table.pk}/games/{game.pk}/finish", finish_data()
+    elif kind == "event":
         url, data = f"/s/{table.pk}/games/{game.pk}/events/head", {"player": "Bee"}
     elif kind == "void":
         url, data = f"/s/{table.pk}/games/{game.pk}/void", {"status": "in-play"}
@@ -107,9 +119,29 @@ def test_a_form_on_a_page_of_its_own_saves_and_brings_the_table_back_in_the_same
     response = client.post(url, data, **PAGE)
     assert response.status_code == 200
     assert response["HX-Push-Url"] == f"/s/{table.pk}/"  # the phone is at the table's address
-    assert 'id="live"' in response.content.decode()
+    assert 'id="live"' in page_main(response, table.group.name)
     game.refresh_from_db()
-    assert game.status == {"event": "in-play", "void": "voided", "tie": "settled"}[kind]
+    want = {"event": "in-play", "void": "voided", "tie": "settled", "finish": "settled"}
+    assert game.status == want[kind]
+
+
+def test_a_save_from_a_page_of_its_own_refused_as_out_of_date_says_why_in_the_main_part(
+    client: Client, table: Night
+):
+    game = games.game_start(night=table)
+    games.game_finish(game=game, outcome={  # another phone saved it first
+        "knock": {"player": "Ann", "kind": "normal"},
+        "points": {"Bee": 10, "Cat": 20, "Dan": 30}})  # fmt: skip
+    response = client.post(f"/s/{table.pk}/games/{game.pk}/finish", finish_data(), **PAGE)
+    assert response.status_code == 409
+    body = page_main(response, table.group.name)
+    assert 'role="status"' in body and "เกมที่ 1" in body  # why, in Thai, on the table it brings
+    assert response["HX-Push-Url"] == f"/s/{table.pk}/"
+
+
+def test_the_table_page_itself_is_whole(client: Client, table: Night):
+    body = client.get(f"/s/{table.pk}/", **HTMX).content.decode()  # a page htmx navigates to
+    assert body.lstrip().startswith("<!doctype html>") and 'class="bar"' in body
 
 
 def test_without_javascript_each_form_still_posts_and_redirects(client: Client, table: Night):
