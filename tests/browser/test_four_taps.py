@@ -107,6 +107,30 @@ def test_save_is_disabled_while_it_runs_so_a_double_tap_sends_the_game_once(page
     assert game.status == Game.Status.SETTLED
 
 
+def test_a_save_made_further_down_the_page_brings_the_table_back_from_its_top(browser, live_server):
+    """A phone shorter than the end-of-game page, scrolled down to Save: the table the save
+    brings back is shown from its top (the page scrolled up just before the swap)."""
+    with open_page(browser, "save-from-below", viewport={"width": 390, "height": 480}) as page:
+        support.open_night(page, live_server.url, group="วงเลื่อนจอ", seats=SEATS)
+        support.start_game(page)
+        support.open_finish(page)
+        game = Game.objects.get(status=Game.Status.IN_PLAY)
+        knocker, *losers = SEATS
+        outcome = {
+            "knock": {"player": knocker, "kind": "normal"},
+            "points": dict(zip(losers, [10, 20, 30], strict=True)),
+        }
+        support.fill_result(page, outcome, SEATS)
+        support.expect_preview(page, support.engine_nets(game.document["players"], outcome))
+        page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        assert page.evaluate("() => window.scrollY") > 0
+        page.locator(".sticky-actions button.primary").click()
+        page.wait_for_url(f"**/s/{game.night_id}/")
+        expect(page.locator("form.start button.primary")).to_be_visible()
+        assert page.evaluate("() => window.scrollY") == 0
+        in_view(page, page.locator("form.start button.primary"))
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_number_pad_leaves_save_in_view(browser, live_server, scheme):
     """A phone's keyboard leaves 390 x 500 of the screen: Save stays in it, as the page asks."""
