@@ -79,8 +79,10 @@ def test_an_ordinary_game_takes_four_taps_and_the_points_without_a_scroll(
     expect(page.locator("main")).to_contain_text(losers[2])
 
 
-def test_save_is_disabled_while_it_runs_so_a_double_tap_sends_the_game_once(page, live_server):
-    support.open_night(page, live_server.url, group="วงแตะสองที", seats=SEATS)
+def ready_to_save(page: Page, base_url: str, group: str) -> Game:
+    """A night's first game in play, its end of game filled in (the first seat knocks; the
+    others 10, 20 and 30) and previewed: Save is the next tap."""
+    support.open_night(page, base_url, group=group, seats=SEATS)
     support.start_game(page)
     support.open_finish(page)
     game = Game.objects.get(status=Game.Status.IN_PLAY)
@@ -91,6 +93,11 @@ def test_save_is_disabled_while_it_runs_so_a_double_tap_sends_the_game_once(page
     }
     support.fill_result(page, outcome, SEATS)
     support.expect_preview(page, support.engine_nets(game.document["players"], outcome))
+    return game
+
+
+def test_save_is_disabled_while_it_runs_so_a_double_tap_sends_the_game_once(page, live_server):
+    game = ready_to_save(page, live_server.url, "วงแตะสองที")
     save = page.locator(".sticky-actions button.primary")
     disabled: list[bool] = []
 
@@ -111,17 +118,7 @@ def test_a_save_made_further_down_the_page_brings_the_table_back_from_its_top(br
     """A phone shorter than the end-of-game page, scrolled down to Save: the table the save
     brings back is shown from its top (the page scrolled up just before the swap)."""
     with open_page(browser, "save-from-below", viewport={"width": 390, "height": 480}) as page:
-        support.open_night(page, live_server.url, group="วงเลื่อนจอ", seats=SEATS)
-        support.start_game(page)
-        support.open_finish(page)
-        game = Game.objects.get(status=Game.Status.IN_PLAY)
-        knocker, *losers = SEATS
-        outcome = {
-            "knock": {"player": knocker, "kind": "normal"},
-            "points": dict(zip(losers, [10, 20, 30], strict=True)),
-        }
-        support.fill_result(page, outcome, SEATS)
-        support.expect_preview(page, support.engine_nets(game.document["players"], outcome))
+        game = ready_to_save(page, live_server.url, "วงเลื่อนจอ")
         page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
         assert page.evaluate("() => window.scrollY") > 0
         page.locator(".sticky-actions button.primary").click()
