@@ -162,6 +162,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def granian(
+    interface: str, port: int, arguments: list[str], env: dict[str, str], log: Path
+) -> subprocess.Popen[bytes]:
+    """granian serving `interface` ("wsgi", "asgi") at 127.0.0.1:`port`, in a process group of
+    its own (a kill takes its workers too), its output written to `log`."""
+    command = [sys.executable, "-m", "granian", "--interface", interface,
+               "--host", "127.0.0.1", "--port", str(port), *arguments]  # fmt: skip
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+
 class Server:
     """granian serving the app on `db`, in a process group of its own: it can be killed whole."""
 
@@ -187,27 +200,10 @@ class Server:
     def start(self) -> "Server":
         """Start (or start again, on the same port) and wait until the home page answers."""
         self.starts += 1
-        with self.log.open("wb") as log:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "granian",
-                    "--interface",
-                    "wsgi",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(self.port),
-                    *SERVER_OPTIONS,
-                    "scorekeeper.wsgi:application",
-                ],  # fmt: skip
-                cwd=ROOT,
-                env=server_environment(self.db.env),
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        self.process = granian(
+            "wsgi", self.port, [*SERVER_OPTIONS, "scorekeeper.wsgi:application"],
+            server_environment(self.db.env), self.log,
+        )  # fmt: skip
         answering(self.process, self.url, 200, "granian", self.log_text)
         return self
 
@@ -297,31 +293,11 @@ class PushServer:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> "PushServer":
-        with self.log.open("wb") as log:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "granian",
-                    "--interface",
-                    "asgi",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(self.port),
-                    "--workers",
-                    "1",
-                    "--http1-buffer-size",
-                    "8192",
-                    "--no-ws",
-                    "scorekeeper.push.asgi:application",
-                ],  # fmt: skip
-                cwd=ROOT,
-                env=server_environment({**self.db.env, **self.extra}),
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        options = ["--workers", "1", "--http1-buffer-size", "8192", "--no-ws"]
+        self.process = granian(
+            "asgi", self.port, [*options, "scorekeeper.push.asgi:application"],
+            server_environment({**self.db.env, **self.extra}), self.log,
+        )  # fmt: skip
         # Its one page is a stream: anything else is a 404, which says it is up.
         answering(self.process, self.url, 404, "the push process", self.log_text)
         return self
