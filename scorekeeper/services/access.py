@@ -5,7 +5,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import Q
 from django.utils import timezone
 
@@ -25,6 +25,7 @@ from scorekeeper.numbers import read_digits
 from scorekeeper.rules.names import fault
 from scorekeeper.services import once
 from scorekeeper.services.errors import ServiceError
+from scorekeeper.services.writing import writing
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud across a table
 CODE_LENGTH = 8
@@ -36,13 +37,13 @@ INVITE_LIFE = timedelta(hours=24)  # unless the host chooses ...
 INVITE_SHORTEST, INVITE_LONGEST = timedelta(hours=1), timedelta(days=7)  # ... within these
 
 
-@transaction.atomic
+@writing()
 def device_create(*, user_agent: str = "") -> Device:
     """Register a browser the first time it needs to be recognised."""
     return Device.objects.create(user_agent=user_agent[:200])
 
 
-@transaction.atomic
+@writing()
 def group_create(
     *, name: str, device: Device | None = None, user: Any = None, host_name: str = ""
 ) -> Group:
@@ -66,7 +67,7 @@ def group_create(
     return group
 
 
-@transaction.atomic
+@writing()
 def invite_create(
     *,
     group: Group,
@@ -99,7 +100,7 @@ def invite_create(
     return invite
 
 
-@transaction.atomic
+@writing()
 def invite_revoke(*, invite: Invite, by: Membership) -> Invite:
     """Withdraw an invite: its link and code let nobody in any more.
 
@@ -148,7 +149,7 @@ def _limit(key: str, most: int, window: timedelta, code: str, message: str) -> N
     the other (before, 12 of a burst of 10 got through on PostgreSQL).
     """
     now = timezone.now()
-    with transaction.atomic():
+    with writing():
         Limit.objects.bulk_create([Limit(key=key, since=now)], ignore_conflicts=True)
         limit = Limit.objects.select_for_update().get(key=key)
         if limit.since <= now - window:
@@ -164,7 +165,7 @@ def normalise_code(code: str) -> str:
     return read_digits(code).replace("-", "").upper()
 
 
-@transaction.atomic
+@writing()
 def invite_join(
     *, device: Device, user: Any = None, token: str = "", code: str = "", name: str = ""
 ) -> Membership:
@@ -219,13 +220,13 @@ def invite_join(
     return member
 
 
-@transaction.atomic
+@writing()
 def memberships_claim(*, device: Device, user: Any) -> int:
     """Tie this device's memberships to the account just signed in, for its other devices."""
     return Membership.objects.filter(device=device, user__isnull=True).update(user=user)
 
 
-@transaction.atomic
+@writing()
 def membership_revoke(*, membership: Membership, by: Membership) -> Membership:
     """Remove a member from a group, and the invites they made.
 
@@ -270,7 +271,7 @@ def membership_revoke(*, membership: Membership, by: Membership) -> Membership:
     return membership
 
 
-@transaction.atomic
+@writing()
 def owner_hand_over(*, group: Group, to: Membership, by: Membership) -> Group:
     """The owner hands the group on to another host."""
     group = Group.objects.select_for_update().get(pk=group.pk)

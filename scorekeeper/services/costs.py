@@ -5,8 +5,6 @@ the games; taking one back reverses its lines, visibly."""
 from collections.abc import Sequence
 from decimal import Decimal
 
-from django.db import transaction
-
 from scorekeeper.models import Cost, Membership, MoneyLine, Night, Player
 from scorekeeper.names import cleaned
 from scorekeeper.rules import settle_up as rules
@@ -15,11 +13,12 @@ from scorekeeper.services import once, settle_up
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.nights import lock_open, money_reverse
+from scorekeeper.services.writing import writing
 
 REASON_LENGTH = 60
 
 
-@transaction.atomic
+@writing()
 def cost_add(
     *,
     night: Night,
@@ -80,7 +79,7 @@ def cost_add(
     return cost
 
 
-@transaction.atomic
+@writing()
 def cost_remove(*, cost: Cost, actor: Membership | None = None) -> Cost:
     """Take a shared cost back, entered by mistake: its shares are reversed, visibly."""
     night = lock_open(cost.night)

@@ -6,12 +6,11 @@ mistake is taken back by a reversing line. A carried transfer is neither paid no
 night: it is owed to the group's running balance instead.
 """
 
-from django.db import transaction
-
 from scorekeeper.models import Membership, MoneyLine, Night, Transfer
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.nights import lock_transfer, money_reverse
+from scorekeeper.services.writing import writing
 
 
 def _detail(line: MoneyLine) -> dict[str, object]:
@@ -21,7 +20,7 @@ def _detail(line: MoneyLine) -> dict[str, object]:
     }  # fmt: skip
 
 
-@transaction.atomic
+@writing()
 def transfer_carry(*, transfer: Transfer, actor: Membership | None = None) -> MoneyLine:
     """Carry an unpaid transfer to next time: its amount in baht at its night's point value
     is owed across nights from now on."""
@@ -44,7 +43,7 @@ def transfer_carry(*, transfer: Transfer, actor: Membership | None = None) -> Mo
     return line
 
 
-@transaction.atomic
+@writing()
 def carry_undo(*, transfer: Transfer, actor: Membership | None = None) -> MoneyLine:
     """Take back a carry made by mistake (a reversing line): the transfer is unpaid again. A
     debt already paid on a later night is not taken back from here."""
@@ -73,7 +72,7 @@ def _lock_debt(debt: MoneyLine) -> MoneyLine:
     )
 
 
-@transaction.atomic
+@writing()
 def debt_settle(
     *, debt: MoneyLine, night: Night | None = None, actor: Membership | None = None
 ) -> MoneyLine:
@@ -99,7 +98,7 @@ def debt_settle(
     return line
 
 
-@transaction.atomic
+@writing()
 def debt_settle_undo(*, debt: MoneyLine, actor: Membership | None = None) -> MoneyLine:
     """Take back a payment of a carried debt marked by mistake: the debt is owed again."""
     debt = _lock_debt(debt)

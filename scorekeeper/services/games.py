@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from scorekeeper.models import Event, Game, LedgerLine, Membership, Night, Player
@@ -14,6 +14,7 @@ from scorekeeper.services import ledger, once
 from scorekeeper.services.access import audit, audit_many
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.nights import lock_game, lock_open, seat_move
+from scorekeeper.services.writing import writing
 
 HEADER = ("rules", "level", "stakes", "fine", "players")
 OUTCOME_FIELDS = FIELDS - {*HEADER, "events"}
@@ -85,7 +86,7 @@ def game_start(
     with the game its first copy started: the key is looked up only on a refusal.
     """
     try:
-        with transaction.atomic():
+        with writing():
             night = lock_open(night)
             # The latest game gives the next number; it is also the last standing unless it was
             # voided (a correction has its voided game's number and comes after it): one read.
@@ -193,7 +194,7 @@ def event_add(
     copy recorded: the key is looked up only on a refusal.
     """
     try:
-        with transaction.atomic():
+        with writing():
             game = lock_game(game)
             night = game.night
             _refuse_unless(game, Game.Status.IN_PLAY)
@@ -227,7 +228,7 @@ def event_add(
         raise
 
 
-@transaction.atomic
+@writing()
 def event_remove(
     *,
     game: Game,
@@ -276,7 +277,7 @@ def event_remove(
     return row
 
 
-@transaction.atomic
+@writing()
 def game_paid_at_table(
     *,
     game: Game,
@@ -315,7 +316,7 @@ def game_paid_at_table(
     return new
 
 
-@transaction.atomic
+@writing()
 def game_undo(
     *,
     game: Game,
@@ -366,7 +367,7 @@ def game_undo(
     return game
 
 
-@transaction.atomic
+@writing()
 def game_finish(
     *,
     game: Game,
@@ -426,7 +427,7 @@ def _resolve(game: Game, tie_break: Any) -> Game:
     return game
 
 
-@transaction.atomic
+@writing()
 def game_resolve_tie(
     *,
     game: Game,
@@ -451,7 +452,7 @@ def game_resolve_tie(
     return game
 
 
-@transaction.atomic
+@writing()
 def game_void(
     *,
     game: Game,
@@ -501,7 +502,7 @@ def game_correct(
     (the voided game is already corrected) and answered with the game its first copy made.
     """
     try:
-        with transaction.atomic():
+        with writing():
             voided = lock_game(voided)
             night = voided.night
             if voided.status != Game.Status.VOIDED:

@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
-
 from scorekeeper.models import Group, Membership, Night, Player
 from scorekeeper.reads.money import HUB, Choices, Close
 from scorekeeper.rules.errors import RuleError
@@ -24,6 +22,7 @@ from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.nights import point_value_check
 from scorekeeper.services.scoresheet import RULESETS, probe
+from scorekeeper.services.writing import writing
 
 CUSTOM = Night.StakeLevel.CUSTOM
 PROBE_NAMES = ["1", "2", "3", "4"]  # a table any score sheet can seat, to have its engine read
@@ -63,7 +62,7 @@ class Usual:
     sheets: dict[str, Sheet] = field(default_factory=dict)  # by ruleset
 
 
-@transaction.atomic
+@writing()
 def group_rules_set(*, group: Group, usual: Usual, actor: Membership) -> Group:
     """Keep the group's usual choices, each part checked as a night's own; a host's to change."""
     group = Group.objects.select_for_update().get(pk=group.pk)

@@ -3,7 +3,6 @@
 from collections.abc import Sequence
 from decimal import Decimal
 
-from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper.models import (
@@ -25,11 +24,12 @@ from scorekeeper.rules.money import POINT_VALUE_MOST, STAKE_MOST
 from scorekeeper.services import once, settle_up
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
+from scorekeeper.services.writing import writing
 
 NAME_LENGTH = 40
 
 
-@transaction.atomic
+@writing()
 def player_create(*, group: Group | int, name: str) -> Player:
     """Add a member to a group (or its id), or return the member whose name cleans the same
     (scorekeeper.names): a name pasted with a zero-width space is the same player."""
@@ -86,7 +86,7 @@ def _refuse_closed(night: Night) -> None:
         raise ServiceError("night-closed", "this night is closed", field="night")
 
 
-@transaction.atomic
+@writing()
 def night_open(
     *,
     group: Group,
@@ -187,7 +187,7 @@ def next_game_number(night: Night) -> int:
     return (last or 0) + 1
 
 
-@transaction.atomic
+@writing()
 def seat_change(
     *, night: Night, position: int, player: Player | str, actor: Membership | None = None
 ) -> list[Seat]:
@@ -251,7 +251,7 @@ def _position(seat: Seat) -> int:
     return seat.position
 
 
-@transaction.atomic
+@writing()
 def night_close(
     *,
     night: Night,
@@ -318,7 +318,7 @@ def lock_transfer(transfer: Transfer) -> Transfer:
     return locked
 
 
-@transaction.atomic
+@writing()
 def payment_record(*, transfer: Transfer, actor: Membership | None = None) -> MoneyLine:
     """Record that a settle-up transfer was paid: itself a line of the money ledger, in baht."""
     transfer = lock_transfer(transfer)
@@ -343,7 +343,7 @@ def _paid(transfer: Transfer) -> dict[str, object]:
     }  # fmt: skip
 
 
-@transaction.atomic
+@writing()
 def payment_receive(*, transfer: Transfer, actor: Membership | None = None) -> Transfer:
     """The payee confirms the money arrived (or anyone at the table taps for them: the audit
     says who). Only a paid transfer is received, once."""
@@ -358,7 +358,7 @@ def payment_receive(*, transfer: Transfer, actor: Membership | None = None) -> T
     return transfer
 
 
-@transaction.atomic
+@writing()
 def payment_undo(*, transfer: Transfer, actor: Membership | None = None) -> MoneyLine:
     """Take back a payment marked by mistake, by a visible reversing line."""
     transfer = lock_transfer(transfer)

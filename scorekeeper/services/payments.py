@@ -5,13 +5,14 @@ only that member saves where the player is paid, so nobody can send a payer's mo
 themselves by saying they are another. A host moves a claim, which clears the number.
 """
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from scorekeeper import promptpay
 from scorekeeper.models import Membership, Player
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
+from scorekeeper.services.writing import writing
 
 
 def promptpay_typed(target: str) -> str:
@@ -34,7 +35,7 @@ def _claimed(player: Player, membership: Membership | None) -> None:
     """Give `player` to `membership` (None: to nobody), refused if another live member holds it
     after all: two phones claiming at once meet the constraint, and the second is refused."""
     try:
-        with transaction.atomic():
+        with writing():
             if membership is not None:
                 membership.player = player
                 membership.save(update_fields=["player"])
@@ -57,7 +58,7 @@ def _number_cleared(player: Player, by: Membership) -> None:
         )  # fmt: skip
 
 
-@transaction.atomic
+@writing()
 def member_is(*, membership: Membership, player: Player) -> Membership:
     """Note that this member is `player` at the table ("this is me"), audited.
 
@@ -85,7 +86,7 @@ def member_is(*, membership: Membership, player: Player) -> Membership:
     return membership
 
 
-@transaction.atomic
+@writing()
 def claim_reassign(*, player: Player, to: Membership | None, by: Membership) -> Player:
     """Make `to` the member who is `player` (None: nobody), a host's step, audited.
 
@@ -126,7 +127,7 @@ def claim_reassign(*, player: Player, to: Membership | None, by: Membership) -> 
     return player
 
 
-@transaction.atomic
+@writing()
 def promptpay_set(
     *, player: Player, target: str, public: bool = False, actor: Membership
 ) -> Player:

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper.models import Game, Group, Membership, Night, Player, Seat, Standing, Transfer
@@ -37,6 +36,7 @@ from scorekeeper.services.nights import (
     player_create,
     point_value_check,
 )
+from scorekeeper.services.writing import writing
 
 RULESETS = (DUMMY, GONG_ZHU)
 PLAYERS: dict[str, tuple[int, int]] = {
@@ -82,7 +82,7 @@ def probe(ruleset: str, names: list[str], scoresheet: dict[str, Any]) -> None:
                       "match": match})  # fmt: skip
 
 
-@transaction.atomic
+@writing()
 def scoresheet_open(
     *,
     group: Group,
@@ -209,7 +209,7 @@ def hand_preview(
     return hand_result({**document, "match": _match(night, state)})
 
 
-@transaction.atomic
+@writing()
 def hand_record(
     *,
     night: Night,
@@ -264,7 +264,7 @@ def _add(night: Night, game: Game, *, sign: int) -> None:
     ledger.standings_add(night, deltas)
 
 
-@transaction.atomic
+@writing()
 def hand_void(
     *, game: Game, actor: Membership | None = None, idempotency_key: str | None = None
 ) -> Game:
@@ -288,7 +288,7 @@ def hand_void(
 # -- the end of the night ------------------------------------------------------------------------
 
 
-@transaction.atomic
+@writing()
 def scoresheet_close(
     *,
     night: Night,

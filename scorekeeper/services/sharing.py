@@ -2,12 +2,13 @@
 
 import secrets
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from scorekeeper.models import Membership, Night, ShareLink
 from scorekeeper.services.access import audit
 from scorekeeper.services.nights import lock
+from scorekeeper.services.writing import writing
 
 
 def share_link_for(*, night: Night, actor: Membership | None = None) -> ShareLink:
@@ -16,7 +17,7 @@ def share_link_for(*, night: Night, actor: Membership | None = None) -> ShareLin
     if live is not None:
         return live
     try:
-        with transaction.atomic():
+        with writing():
             lock(night)  # two phones opening the summary at once make one link
             live = night.share_links.filter(revoked_at__isnull=True).first()
             if live is not None:
@@ -30,7 +31,7 @@ def share_link_for(*, night: Night, actor: Membership | None = None) -> ShareLin
         return night.share_links.get(revoked_at__isnull=True)
 
 
-@transaction.atomic
+@writing()
 def share_link_revoke(*, link: ShareLink, actor: Membership | None = None) -> ShareLink:
     """Revoke the link: it answers nothing from now on; a new one can be made."""
     link = ShareLink.objects.select_for_update().get(pk=link.pk)

@@ -14,7 +14,6 @@ others' writes on those rows do not wait for.
 
 from collections.abc import Iterable
 
-from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper.models import Group, Membership, MoneyLine, Night, Player, Tab, TabTransfer
@@ -23,6 +22,7 @@ from scorekeeper.rules import tab as rules
 from scorekeeper.services.access import audit
 from scorekeeper.services.errors import ServiceError
 from scorekeeper.services.nights import money_reverse
+from scorekeeper.services.writing import writing
 
 
 def _lock_group(group: Group) -> Group:
@@ -59,7 +59,7 @@ def _detail(tab: Tab, transfers: Iterable[TabTransfer], debts: int) -> dict[str,
     }  # fmt: skip
 
 
-@transaction.atomic
+@writing()
 def tab_settle(*, group: Group, actor: Membership) -> Tab:
     """Settle the tab: replace every debt carried and still owed by the fewest transfers that
     leave each player as square as paying them all would. A host's step only."""
@@ -96,7 +96,7 @@ def tab_settle(*, group: Group, actor: Membership) -> Tab:
     return tab
 
 
-@transaction.atomic
+@writing()
 def tab_undo(*, tab: Tab, actor: Membership) -> list[MoneyLine]:
     """Take a settled tab back: its settles reversed, every debt it replaced is owed again.
     Refused once any of its transfers is marked paid (mark it unpaid first), and to all but a
@@ -141,7 +141,7 @@ def _paid(transfer: TabTransfer) -> dict[str, object]:
     }  # fmt: skip
 
 
-@transaction.atomic
+@writing()
 def tab_payment_record(*, transfer: TabTransfer, actor: Membership | None = None) -> MoneyLine:
     """Record that a transfer of the tab was paid: a line of the money ledger, in baht."""
     transfer = _lock_transfer(transfer)
@@ -158,7 +158,7 @@ def tab_payment_record(*, transfer: TabTransfer, actor: Membership | None = None
     return line
 
 
-@transaction.atomic
+@writing()
 def tab_payment_receive(*, transfer: TabTransfer, actor: Membership | None = None) -> TabTransfer:
     """The payee confirms the money arrived (or anyone for them: the audit says who). Only a
     paid transfer is received, once."""
@@ -175,7 +175,7 @@ def tab_payment_receive(*, transfer: TabTransfer, actor: Membership | None = Non
     return transfer
 
 
-@transaction.atomic
+@writing()
 def tab_payment_undo(*, transfer: TabTransfer, actor: Membership | None = None) -> MoneyLine:
     """Take back a payment of the tab's transfer marked by mistake, by a visible reversal; once
     received, only a host reopens it."""

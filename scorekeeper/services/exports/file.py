@@ -3,7 +3,7 @@ and the import that reads them back in an order where each link names a row alre
 
 from typing import Any
 
-from django.db import DataError, IntegrityError, models, transaction
+from django.db import DataError, IntegrityError, models
 from django.utils import timezone
 
 from scorekeeper.models import (
@@ -50,6 +50,7 @@ from scorekeeper.services.exports.tabs import dump_tabs, load_tabs
 from scorekeeper.services.exports.transfers import dump_transfer, load_transfers
 from scorekeeper.services.exports.upgrade import VERSION, upgraded
 from scorekeeper.services.ledger_audit import night_audit
+from scorekeeper.services.writing import writing
 
 FORMAT = "scorekeeper-group"
 
@@ -159,7 +160,7 @@ def _export(group: Group, chosen: models.QuerySet[Night], *, whole_group: bool) 
     }
 
 
-@transaction.atomic
+@writing()
 def group_import(*, data: dict[str, Any]) -> Group:
     """Recreate an exported group in an empty instance, then audit every night it brought.
 
