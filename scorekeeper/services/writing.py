@@ -3,8 +3,8 @@
 On SQLite a write transaction begins IMMEDIATE (settings.py): it takes the database's write lock
 at BEGIN. A writer that finds the lock taken sleeps in SQLite's busy handler, which looks again
 after 1, 2, 5, 10, 15, 20 and 25 ms and so on: the lock is often free long before the sleeper
-looks. Ten tables saving at once through two processes got half the saves a second and a p95
-five times as long (docs/performance.md, "One writer after another").
+looks. With ten tables saving at once through two processes, the slowest saves (p95) took three
+times as long as in turn (docs/performance.md, "One writer after another").
 
 So a write (`writing`, in place of `transaction.atomic`) first takes an exclusive flock(2) on a
 file beside the database and lets go once its transaction has committed or rolled back: the
