@@ -178,9 +178,10 @@ SQLITE_PATH = Path(os.environ.get("SCOREKEEPER_SQLITE", BASE_DIR / "db.sqlite3")
 SQLITE_OPTIONS = {
     # WAL lets the phones read while one of them writes; FULL survives a power cut mid-game.
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
-    # Take the write lock at BEGIN, so two writers queue instead of failing on lock upgrade.
+    # Take the write lock at BEGIN, so two writers queue instead of failing on lock upgrade;
+    # the services' writers queue before BEGIN too, woken in turn (services/writing.py).
     "transaction_mode": "IMMEDIATE",
-    # Seconds a writer waits for the lock before giving up (sqlite3's busy timeout).
+    # Seconds a writer waits for SQLite's own lock before giving up (sqlite3's busy timeout).
     "timeout": 20,
 }
 
