@@ -12,14 +12,21 @@ kernel wakes the next writer as soon as the lock is free, and a process that die
 it. SQLite's own lock still guards the database; a writer that does not come this way (Django's
 sessions, another program) still meets the busy handler. PostgreSQL queues its writers itself,
 and an in-memory database has one connection: there it is `transaction.atomic` alone.
+
+A place in the queue has no time limit of its own, as c8ffc3b's had none: the 20 s of
+settings.py count once a writer waits for SQLite's lock. A write made while this thread holds the
+queue (inside another, or by a callback run at its commit) does not queue again.
 """
 
 import fcntl
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.db import transaction
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLite
+
+_holding = threading.local()  # whether this thread holds the queue now
 
 
 @contextmanager
@@ -34,9 +41,18 @@ def writing() -> Iterator[None]:
 def _queued() -> Iterator[None]:
     """Hold the write queue's lock: it is let go when its file is closed."""
     database = transaction.get_connection()
-    if not isinstance(database, SQLite) or database.in_atomic_block or database.is_in_memory_db():
+    if (
+        not isinstance(database, SQLite)
+        or database.in_atomic_block
+        or database.is_in_memory_db()
+        or getattr(_holding, "queue", False)
+    ):
         yield
         return
     with open(f"{database.settings_dict['NAME']}.write-queue", "ab") as queue:
         fcntl.flock(queue, fcntl.LOCK_EX)
-        yield
+        _holding.queue = True
+        try:
+            yield
+        finally:
+            _holding.queue = False

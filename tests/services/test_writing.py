@@ -1,7 +1,7 @@
 """A write on the embedded database waits its turn in the write queue (services/writing.py): it
-holds the queue's lock from before BEGIN until its transaction has committed or rolled back, a
-write inside it is a savepoint that does not queue again, and on PostgreSQL or an in-memory
-database there is no queue at all."""
+holds the queue's lock from before BEGIN until its transaction has committed or rolled back; a
+write inside it (a savepoint) or made as it commits does not queue again; on PostgreSQL or an
+in-memory database there is no queue at all."""
 
 import os
 import subprocess
@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STEPS = """
 import fcntl, os, django
 django.setup()
+from django.db import transaction
 from scorekeeper.services.writing import writing
 
 queue = os.environ["SCOREKEEPER_SQLITE"] + ".write-queue"
@@ -32,6 +33,10 @@ def held():
         except BlockingIOError:
             return "held"
         return "free"
+
+def write_and_look():
+    with writing():
+        return held()
 
 steps = [held()]
 with writing():
@@ -45,6 +50,9 @@ try:
         raise ValueError("refused")
 except ValueError:
     steps.append(held())
+with writing():  # a write made as another commits, the queue still held: no second turn
+    transaction.on_commit(lambda: steps.append(write_and_look()))
+steps.append(held())
 print(" ".join(steps))
 """
 
@@ -57,10 +65,10 @@ def test_a_write_holds_the_queue_from_before_it_begins_until_it_commits_or_rolls
     environ["SCOREKEEPER_SQLITE"] = str(tmp_path / "db.sqlite3")
     done = subprocess.run(
         [sys.executable, "-c", STEPS], cwd=ROOT, env=environ,
-        capture_output=True, text=True, timeout=60,
+        capture_output=True, text=True, timeout=30,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["free", "held", "held", "free", "held", "free"]
+    assert done.stdout.split() == ["free", "held", "held", "free", "held", "free", "held", "free"]
 
 
 @pytest.mark.django_db
@@ -71,4 +79,3 @@ def test_the_test_database_has_no_queue_and_a_write_is_one_transaction() -> None
         raise ValueError("refused")
     assert not Device.objects.filter(user_agent__startswith="kept only").exists()
     assert not Path(f"{connection.settings_dict['NAME']}.write-queue").exists()
-    assert not list(ROOT.glob("*.write-queue"))
