@@ -332,13 +332,13 @@ def test_an_evening_of_ten_games_settles_as_the_engine_says(
 
     # Settle up: the fewest transfers, each marked paid.
     page.locator('nav.actions a[href$="/settle"]').click()
+    expect(page.locator('input[name="mode"][value="fewest"]')).to_be_checked()  # the page is there
     shown = page.eval_on_selector_all(
         "main table.board tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent.trim()))"
     )
     assert {name: (net, baht) for name, net, baht in shown} == {
         name: (signed(net), f"{signed_baht(net)} ฿") for name, net in final.items()
     }
-    expect(page.locator('input[name="mode"][value="fewest"]')).to_be_checked()
     screenshot("settle-up")
     page.locator("main form.card button.primary").click()
     expect(page.locator("#transfers ul.transfers > li").first).to_be_visible()  # closed
