@@ -57,8 +57,10 @@ def scoreboard(night: Night) -> list[Row]:
     seat = Seat.objects.filter(
         night=night, player=OuterRef("player"), until_game__isnull=True
     ).values("position")[:1]
-    standings = night.standings.select_related("player").annotate(
-        seat=Subquery(seat), **cost_annotations(night)
+    standings = (
+        night.standings.select_related("player")
+        .annotate(seat=Subquery(seat), **cost_annotations(night))
+        .order_by()  # sorted below: an ORDER BY would only cost (models.in_id_order)
     )
     rows = [
         Row(

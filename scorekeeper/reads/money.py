@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import DecimalField, OuterRef, Subquery, Sum
 
-from scorekeeper.models import LedgerLine, MoneyLine, Night, Player, Transfer
+from scorekeeper.models import LedgerLine, MoneyLine, Night, Player, Transfer, in_id_order
 from scorekeeper.rules import settle_up as rules
 
 FEWEST, HUB = Transfer.Mode.FEWEST, Transfer.Mode.HUB
@@ -157,7 +157,7 @@ def standing_lines(night: Night, *items: str) -> list[rules.Line]:
         rules.Line(
             _party(line.payer), _party(line.payee), line.baht, line.item, line.reason
         )  # fmt: skip
-        for line in lines.select_related("payer", "payee")
+        for line in in_id_order(lines.select_related("payer", "payee"))
     ]
 
 

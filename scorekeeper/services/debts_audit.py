@@ -13,14 +13,14 @@ from typing import Any
 
 from django.db.models import Q
 
-from scorekeeper.models import Cost, MoneyLine, Night, Tab
+from scorekeeper.models import Cost, MoneyLine, Night, Tab, in_id_order
 from scorekeeper.rules.settle_up import HOUSE, Line, shares
 from scorekeeper.rules.tab import Debt, nets
 
 
 def night_debts_audit(night: Night) -> list[str]:
     """Check the money lines written at the night and the payments of the debts it carried."""
-    lines = list(
+    lines = in_id_order(
         MoneyLine.objects.filter(Q(night=night) | Q(carried__night=night))
         .select_related("transfer", "carried", "cost")
         .distinct()

@@ -13,7 +13,7 @@ The debts the night carried to next time are checked too (services/debts_audit.p
 from collections import Counter
 from typing import Any
 
-from scorekeeper.models import Game, LedgerLine, Night, Player, Standing
+from scorekeeper.models import Game, LedgerLine, Night, Player, Standing, in_id_order
 from scorekeeper.reads.money import Choices, for_money, night_money, plan, written
 from scorekeeper.reads.scoresheet import scoresheet_state
 from scorekeeper.rules import knock_dummy
@@ -33,7 +33,7 @@ type LineKey = tuple[int | None, str, str, int, str, str, str, str | None]
 def night_audit(night: Night) -> list[str]:
     """Check the night's ledger from scratch; return every problem found, first things first."""
     night = Night.objects.get(pk=night.pk)  # as stored now, whatever the caller holds
-    lines = list(
+    lines = in_id_order(
         LedgerLine.objects.for_night(night).select_related(
             "payer", "payee", "instead_of", "event", "transfer"
         )
@@ -217,7 +217,7 @@ def _transfers(night: Night, lines: list[LedgerLine]) -> list[str]:
 def _settle_up(night: Night, points: dict[str, int], players: list[Player]) -> list[str]:
     """A closed night's fee and rounding lines are exactly a fresh settle-up's, and its transfers
     settle every player (and the house) exactly, in baht; an open night has neither."""
-    transfers = list(night.transfers.select_related("payer", "payee"))
+    transfers = list(night.transfers.select_related("payer", "payee").order_by())  # any order
     fee_lines = written(night)
     if night.is_open or not for_money(night):
         what = "an open night" if night.is_open else "a night for no money"
