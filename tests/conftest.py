@@ -9,6 +9,7 @@ test-artifacts/hung.txt and ends the process, which `make test` then prints.
 
 import faulthandler
 import os
+import shutil
 import uuid
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
@@ -18,6 +19,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from pytest_django import DjangoDbBlocker
+
+from tests.migrated import sqlite_template
 
 HUNG = Path(__file__).resolve().parents[1] / "test-artifacts" / "hung.txt"
 
@@ -103,6 +106,21 @@ def fast_password_hashing() -> Generator[None]:
     fast.enable()
     yield
     fast.disable()
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty SQLite file migrated once for the whole run (tests/migrated.py), not to be
+    written: `fresh_sqlite` copies it. Under pytest-xdist the run's folder, above each worker's
+    own, holds the one file all the workers share."""
+    run = tmp_path_factory.getbasetemp()
+    return sqlite_template(run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run)
+
+
+@pytest.fixture
+def fresh_sqlite(migrated_sqlite: Path, tmp_path: Path) -> Path:
+    """An empty, migrated SQLite file of the test's own, for the app run in another process."""
+    return Path(shutil.copy(migrated_sqlite, tmp_path / "db.sqlite3"))
 
 
 @pytest.fixture(autouse=True)

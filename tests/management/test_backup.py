@@ -78,9 +78,10 @@ def count(database: Path, table: str) -> int:
 
 
 @sqlite_only
-def test_a_backup_taken_while_another_process_writes_passes_its_checks_and_audits_clean(tmp_path):
-    live = tmp_path / "live.sqlite3"
-    assert manage("migrate", "--noinput", "-v0", database=live).returncode == 0
+def test_a_backup_taken_while_another_process_writes_passes_its_checks_and_audits_clean(
+    tmp_path, fresh_sqlite
+):
+    live = fresh_sqlite  # an empty, migrated database of its own (tests/migrated.py)
     stop = tmp_path / "stop"
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(stop)],

@@ -10,7 +10,6 @@ import io
 import json
 import os
 import re
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -39,20 +38,6 @@ def manage(*args: str, database: Path) -> subprocess.CompletedProcess:
         text=True,
         timeout=120,
     )
-
-
-@pytest.fixture(scope="module")
-def migrated(tmp_path_factory) -> Path:
-    database = tmp_path_factory.mktemp("template") / "empty.sqlite3"
-    result = manage("migrate", "--noinput", "-v0", database=database)
-    assert result.returncode == 0, result.stderr
-    return database
-
-
-@pytest.fixture
-def fresh_database(migrated, tmp_path) -> Path:
-    """An empty, migrated SQLite file of this test's own."""
-    return Path(shutil.copy(migrated, tmp_path / "imported.sqlite3"))
 
 
 def write_export(group, path: Path) -> dict:
@@ -155,26 +140,26 @@ def transfers_there(db: sqlite3.Connection) -> list[tuple]:
 
 
 def test_a_group_imported_into_a_fresh_database_comes_back_line_for_line(
-    db, tmp_path, fresh_database
+    db, tmp_path, fresh_sqlite
 ):
     dump = tmp_path / "group.json"
     original = write_export(make_rich_group(), dump)
 
-    imported = manage("import_group", str(dump), database=fresh_database)
+    imported = manage("import_group", str(dump), database=fresh_sqlite)
     assert imported.returncode == 0, imported.stderr
     assert "audit clean" in imported.stdout
     group_id = re.search(r"imported group (\d+)", imported.stdout)[1]  # type: ignore[index]
     again = tmp_path / "again.json"
-    exported = manage("export_group", group_id, "-o", str(again), database=fresh_database)
+    exported = manage("export_group", group_id, "-o", str(again), database=fresh_sqlite)
     assert exported.returncode == 0, exported.stderr
     assert without_time_of_export(json.loads(again.read_text("utf-8"))) == without_time_of_export(
         original
     )
-    audit = manage("ledger_audit", database=fresh_database)
+    audit = manage("ledger_audit", database=fresh_sqlite)
     assert audit.returncode == 0, audit.stdout + audit.stderr
     assert "2 nights, no problem" in audit.stdout
 
-    with sqlite3.connect(fresh_database) as there:
+    with sqlite3.connect(fresh_sqlite) as there:
         assert ledger_there(there) == ledger_here()
         assert standings_there(there) == standings_here()
         assert games_there(there) == games_here()
@@ -184,22 +169,22 @@ def test_a_group_imported_into_a_fresh_database_comes_back_line_for_line(
 
 
 def test_an_import_into_a_database_with_a_group_is_refused_and_writes_nothing(
-    db, tmp_path, fresh_database
+    db, tmp_path, fresh_sqlite
 ):
     dump = tmp_path / "group.json"
     write_export(make_rich_group(), dump)
-    assert manage("import_group", str(dump), database=fresh_database).returncode == 0
-    with sqlite3.connect(fresh_database) as there:
+    assert manage("import_group", str(dump), database=fresh_sqlite).returncode == 0
+    with sqlite3.connect(fresh_sqlite) as there:
         before = there.execute("SELECT count(*) FROM scorekeeper_ledgerline").fetchone()
-    again = manage("import_group", str(dump), database=fresh_database)
+    again = manage("import_group", str(dump), database=fresh_sqlite)
     assert again.returncode == 1
     assert "nothing imported: this instance already has a group" in again.stderr
-    with sqlite3.connect(fresh_database) as there:
+    with sqlite3.connect(fresh_sqlite) as there:
         assert there.execute("SELECT count(*) FROM scorekeeper_group").fetchone() == (1,)
         assert there.execute("SELECT count(*) FROM scorekeeper_ledgerline").fetchone() == before
 
 
-def test_an_import_of_malformed_files_is_refused_with_a_clear_message(db, tmp_path, fresh_database):
+def test_an_import_of_malformed_files_is_refused_with_a_clear_message(db, tmp_path, fresh_sqlite):
     dump = tmp_path / "group.json"
     data = write_export(make_rich_group(), dump)
     data["lines"][-1]["payee"] = "Nobody"
@@ -213,10 +198,10 @@ def test_an_import_of_malformed_files_is_refused_with_a_clear_message(db, tmp_pa
         tmp_path / "missing.json": r"cannot read .*missing\.json: No such file",
     }
     for path, message in expected.items():
-        result = manage("import_group", str(path), database=fresh_database)
+        result = manage("import_group", str(path), database=fresh_sqlite)
         assert result.returncode == 1
         assert re.search(message, result.stderr), result.stderr
-    with sqlite3.connect(fresh_database) as there:
+    with sqlite3.connect(fresh_sqlite) as there:
         assert there.execute("SELECT count(*) FROM scorekeeper_group").fetchone() == (0,)
         assert there.execute("SELECT count(*) FROM scorekeeper_ledgerline").fetchone() == (0,)
 

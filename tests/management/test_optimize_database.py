@@ -7,9 +7,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def test_the_command_gathers_the_planners_statistics_of_the_embedded_database(tmp_path):
-    path = tmp_path / "db.sqlite3"
-    env = {**os.environ, "SCOREKEEPER_SQLITE": str(path)}
+def test_the_command_gathers_the_planners_statistics_of_the_embedded_database(fresh_sqlite):
+    env = {**os.environ, "SCOREKEEPER_SQLITE": str(fresh_sqlite)}
     env.pop("DATABASE_URL", None)
 
     def manage(*args: str) -> str:
@@ -19,10 +18,9 @@ def test_the_command_gathers_the_planners_statistics_of_the_embedded_database(tm
         )  # fmt: skip
         return done.stdout
 
-    manage("migrate", "-v0")
-    with sqlite3.connect(path) as raw:
+    with sqlite3.connect(fresh_sqlite) as raw:
         raw.execute("DELETE FROM sqlite_stat1")  # as a database made before ANALYZE ever ran
     assert "refreshed" in manage("optimize_database")
-    with sqlite3.connect(path) as raw:
+    with sqlite3.connect(fresh_sqlite) as raw:
         tables = {t for (t,) in raw.execute("SELECT tbl FROM sqlite_stat1")}
     assert "django_migrations" in tables  # every table with rows: the others have nothing to say

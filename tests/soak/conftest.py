@@ -1,11 +1,12 @@
 """Soak and crash runs: a real granian on a database of its own, phones as httpx clients.
 
 Nothing here uses pytest-django's test database. A test gets a fresh database (`database`: a
-SQLite file in tmp_path, or a uniquely named PostgreSQL database dropped afterwards), migrated by
-`manage.py migrate`; `serve` starts granian on it and stops it at the end. A `Phone` is one
-browser with its own cookie jar; `set_up_table` makes a group with a host and three players who
-joined by invite; `play` is one phone's loop at the table. `database_problems` reads the database
-directly and lists every broken invariant; `ledger_audit` runs the management command.
+SQLite file in tmp_path, or a uniquely named PostgreSQL database dropped afterwards), a copy of
+one migrated by `manage.py migrate` once (tests/migrated.py); `serve` starts granian on it and
+stops it at the end. A `Phone` is one browser with its own cookie jar; `set_up_table` makes a
+group with a host and three players who joined by invite; `play` is one phone's loop at the
+table. `database_problems` reads the database directly and lists every broken invariant;
+`ledger_audit` runs the management command.
 
 These runs take minutes: without `-m soak` they are skipped.
 """
@@ -33,6 +34,8 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+
+from tests.migrated import migrate
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = os.environ.get("SCOREKEEPER_SOAK_PG", "postgres://postgres@127.0.0.1:5432/postgres")
@@ -120,32 +123,48 @@ def _pg_admin(sql: str) -> None:
         conn.execute(sql)
 
 
+def _pg_url(name: str) -> str:
+    return PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+
+
+def _pg_create(name: str, template: str = "") -> None:
+    try:
+        _pg_admin(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+    except psycopg.OperationalError as e:
+        pytest.fail(f"PostgreSQL is not answering at {PG_ADMIN} (make postgres): {e}")
+
+
+@pytest.fixture(scope="session")
+def postgres_template() -> Iterator[str]:
+    """A PostgreSQL database migrated by `manage.py migrate` once for this worker's runs, which
+    each take a copy of it (tests/migrated.py); dropped at the end."""
+    name = f"scorekeeper_soak_template_{uuid.uuid4().hex[:12]}"
+    _pg_create(name)
+    try:
+        migrate(server_environment({"DATABASE_URL": _pg_url(name)}))
+        yield name
+    finally:
+        _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
-    """A fresh, migrated database: `sqlite` (default) or `postgresql`, by indirect parameter."""
+    """A fresh, migrated database: `sqlite` (default) or `postgresql`, by indirect parameter.
+    Each is a copy of an empty database migrated once (tests/migrated.py)."""
     kind = getattr(request, "param", "sqlite")
     secret = {"SCOREKEEPER_SECRET_KEY": "soak-" + uuid.uuid4().hex}
-    name = ""
     if kind == "sqlite":
-        path = tmp_path / "soak.sqlite3"
-        db = Database(kind, {"SCOREKEEPER_SQLITE": str(path), **secret}, path=path)
+        path = request.getfixturevalue("fresh_sqlite")
+        yield Database(kind, {"SCOREKEEPER_SQLITE": str(path), **secret}, path=path)
     elif kind == "postgresql":
         name = f"scorekeeper_soak_{uuid.uuid4().hex[:12]}"
+        _pg_create(name, template=request.getfixturevalue("postgres_template"))
         try:
-            _pg_admin(f'CREATE DATABASE "{name}"')
-        except psycopg.OperationalError as e:
-            pytest.fail(f"PostgreSQL is not answering at {PG_ADMIN} (make postgres): {e}")
-        url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
-        db = Database(kind, {"DATABASE_URL": url, **secret}, url=url)
+            yield Database(kind, {"DATABASE_URL": _pg_url(name), **secret}, url=_pg_url(name))
+        finally:
+            _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     else:
         raise ValueError(kind)
-    try:
-        migrated = db.manage("migrate", "--noinput", "-v0")
-        assert migrated.returncode == 0, migrated.stdout + migrated.stderr
-        yield db
-    finally:
-        if name:
-            _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 # -- the server -----------------------------------------------------------------------------------

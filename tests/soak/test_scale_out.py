@@ -36,7 +36,7 @@ or writes again, or is answered otherwise than the first.
 It needs PostgreSQL (the soak's other runs cover SQLite, where one file lock serialises every
 write and two servers share nothing to race on): without a PostgreSQL DATABASE_URL it is skipped.
 The servers' database is one of its own on the soak's PostgreSQL (`database` in conftest.py:
-created, migrated, dropped afterwards), not pytest-django's test database.
+a copy of one migrated once, dropped afterwards), not pytest-django's test database.
 """
 
 import os
