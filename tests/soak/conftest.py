@@ -50,13 +50,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     The runs against a real server share one worker of pytest-xdist (`make test-soak` runs with
     `--dist loadgroup`), one after another as before: each has the machine's other processes to
-    itself but for the fuzz, which runs in-process on the other worker meanwhile."""
+    itself but for the fuzz, which runs in-process on the other worker meanwhile. The minute-long
+    soaks go first, so that the fuzz runs beside them: a soak lasts its minute whatever else
+    runs (its phones save fewer games), where the crash and nginx runs, which take as long as
+    their work does, would wait for the cores the fuzz takes."""
     if "soak" in (config.getoption("markexpr") or ""):
         for item in items:
             if "soak" in item.keywords and item.get_closest_marker("timeout") is None:
                 item.add_marker(pytest.mark.timeout(SOAK_TIMEOUT))
             if "soak" in item.keywords and item.path.name != "test_fuzz.py":
                 item.add_marker(pytest.mark.xdist_group("server"))
+        items.sort(key=lambda item: item.path.name != "test_soak.py")  # stable: the rest in order
         return
     skip = pytest.mark.skip(reason="soak runs take minutes: select them with -m soak")
     for item in items:
