@@ -7,6 +7,7 @@ each problem and field path of the document readers' `invalid(field, problem)` a
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -54,39 +55,42 @@ SAMPLE: dict[str, object] = {
 }
 
 
-def calls(tree: ast.AST) -> list[ast.Call]:
-    return [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-
-
 def called(node: ast.Call) -> str:
     f = node.func
     return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
 
 
-def sources() -> list[tuple[Path, ast.AST]]:
-    return [(p, ast.parse(p.read_text())) for p in sorted(PACKAGE.rglob("*.py"))]
+@cache
+def package_calls() -> list[tuple[Path, ast.Call]]:
+    """Every call in the package's source, with its file: parsed once for the three readers
+    below, which make the parameters of tests at collection (by every worker of a run)."""
+    return [
+        (path, node)
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+    ]
 
 
 def raised_codes() -> dict[str, set[str]]:
     """Each code raised in the package, with the parameter names it is raised with."""
     codes: dict[str, set[str]] = {}
-    for path, tree in sources():
-        for node in calls(tree):
-            at = MAKERS.get(called(node))
-            if at is None or len(node.args) <= at:
-                continue
-            arg = node.args[at]
-            params = {k.arg for k in node.keywords if k.arg and k.arg != "field"}
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                made = {arg.value}
-            elif isinstance(arg, ast.JoinedStr):
-                made = BUILT[ast.unparse(arg)[2:-1]]
-            else:
-                # Only the makers themselves pass a code on: `def _fail(code, …)`.
-                assert isinstance(arg, ast.Name) and arg.id == "code", (path, node.lineno)
-                continue
-            for code in made:
-                codes.setdefault(code, set()).update(params)
+    for path, node in package_calls():
+        at = MAKERS.get(called(node))
+        if at is None or len(node.args) <= at:
+            continue
+        arg = node.args[at]
+        params = {k.arg for k in node.keywords if k.arg and k.arg != "field"}
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            made = {arg.value}
+        elif isinstance(arg, ast.JoinedStr):
+            made = BUILT[ast.unparse(arg)[2:-1]]
+        else:
+            # Only the makers themselves pass a code on: `def _fail(code, …)`.
+            assert isinstance(arg, ast.Name) and arg.id == "code", (path, node.lineno)
+            continue
+        for code in made:
+            codes.setdefault(code, set()).update(params)
     return codes
 
 
@@ -109,10 +113,9 @@ def sample(node: ast.expr, values: dict[str, str]) -> str:
 def document_problems() -> list[str]:
     values = {"LARGEST": "1,000,000,000", "minimum": "1", "DECK_CARDS": "52", "key": "medium"}
     found = []
-    for _path, tree in sources():
-        for node in calls(tree):
-            if called(node) == "invalid" and len(node.args) == 2:
-                found.append(sample(node.args[1], values))
+    for _path, node in package_calls():
+        if called(node) == "invalid" and len(node.args) == 2:
+            found.append(sample(node.args[1], values))
     return found
 
 
@@ -120,17 +123,16 @@ def document_fields() -> list[str]:
     """Every field path a reader names, its variable parts filled with names and keys."""
     values = {"where": "events[0]", "field": "counts.เอ๋", "k": "เอ๋"}
     found = []
-    for _path, tree in sources():
-        for node in calls(tree):
-            name = called(node)
-            at = 0 if name == "invalid" else 1 if name.startswith("read_") else None
-            if at is None or len(node.args) <= at:
-                continue
-            arg = node.args[at]
-            if isinstance(arg, ast.JoinedStr) or (
-                isinstance(arg, ast.Constant) and isinstance(arg.value, str)
-            ):
-                found.append(sample(arg, values))
+    for _path, node in package_calls():
+        name = called(node)
+        at = 0 if name == "invalid" else 1 if name.startswith("read_") else None
+        if at is None or len(node.args) <= at:
+            continue
+        arg = node.args[at]
+        if isinstance(arg, ast.JoinedStr) or (
+            isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+        ):
+            found.append(sample(arg, values))
     return sorted(set(found))
 
 
