@@ -43,6 +43,14 @@ def test_an_ordinary_game_takes_four_taps_and_the_points_without_a_scroll(
     game = Game.objects.get(status=Game.Status.IN_PLAY)
     knocker, *losers = SEATS  # seat order, as the form lists them
     screenshot("four-taps-end-of-game", page)
+    # Where Save is as each preview comes in: a tap on it as one arrives must land on it.
+    page.evaluate("""() => {
+      const save = () => document.querySelector(".sticky-actions button.primary");
+      window.saveAt = [save().getBoundingClientRect().top];
+      document.addEventListener("htmx:afterSettle", () => {
+        if (save()) window.saveAt.push(save().getBoundingClientRect().top);
+      });
+    }""")
     tap(page.locator(f'.knocker-pick input[value="{knocker}"]'))
     points = {
         name: page.locator(f'tr[data-player="{name}"] input[name^="points_"]') for name in SEATS
@@ -65,7 +73,8 @@ def test_an_ordinary_game_takes_four_taps_and_the_points_without_a_scroll(
             },
         ),  # fmt: skip
     )
-    page.evaluate("() => window.scrollTo(0, 0)")  # the preview below may have moved the page
+    seen = page.evaluate("() => window.saveAt")
+    assert len(seen) > 2 and len(set(seen)) == 1, seen  # Save stayed put through every preview
     tap(save)
     page.wait_for_url(f"**/s/{game.night_id}/")
     game.refresh_from_db()
