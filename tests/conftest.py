@@ -11,10 +11,11 @@ import faulthandler
 import os
 import shutil
 import uuid
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -171,13 +172,40 @@ DATABASE_FIXTURES = (
 )
 
 
+class Written:
+    """Statements sent on this process's connection to the test database that may have written:
+    all but SELECT, BEGIN and the savepoints Django opens and releases (a rollback to one
+    counts).
+    `clean` is the count, and the test's class or module, at which the data was last audited
+    clean by a test that wrote nothing of its own (`ledger_audited`)."""
+
+    count = 0
+    clean: tuple[int, str] | None = None
+
+    def __call__(self, execute: Callable, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if not sql.lstrip()[:9].upper().startswith(("SELECT", "BEGIN", "SAVEPOINT", "RELEASE")):
+            Written.count += 1
+        return execute(sql, params, many, context)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def writes_counted() -> Generator[None]:
+    """Count the statements that may write (`Written`) from the run's start, the data that a
+    class or module of tests writes once included."""
+    from django.db import connection  # noqa: PLC0415 (Django set up by now)
+
+    with connection.execute_wrapper(Written()):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def ledger_audited(request: pytest.FixtureRequest) -> Generator[None]:
     """After every test that wrote to the database (the browser's nights, played through the live
     server, too), every night's ledger and every settled tab still audits clean (`manage.py
     ledger_audit`'s checks): whatever a test did through the app, the money adds up. A test
     that breaks the ledger on purpose, to see the audit find it, says so with
-    `@pytest.mark.ledger_broken`."""
+    `@pytest.mark.ledger_broken`. Data a class or module of tests writes once is audited after
+    the first of them, and again after each that wrote to it (`Written`)."""
     used = [name for name in DATABASE_FIXTURES if name in request.fixturenames]
     if (marker := request.node.get_closest_marker("django_db")) is not None:
         used.append("transactional_db" if marker.kwargs.get("transaction") else "db")
@@ -187,7 +215,16 @@ def ledger_audited(request: pytest.FixtureRequest) -> Generator[None]:
         yield
         return
     request.getfixturevalue(used[0])  # set up first, so torn down (rolled back) after the audit
+    # A test inside one transaction of this connection sees every write made to its data, and
+    # each is counted. If none was since a test of the same class or module (whose data, kept
+    # for all its tests, is rolled back only at its end) audited it clean, the data is what that
+    # audit read: the audit would read it again.
+    alone = set(used) == {"db"}
+    where = request.node.parent.nodeid if request.node.parent else ""
+    wrote_before = Written.count
     yield
+    if alone and Written.clean == (Written.count, where):
+        return
     from scorekeeper.models import Night, Tab  # noqa: PLC0415 (Django set up by now)
     from scorekeeper.services.debts_audit import tab_audit  # noqa: PLC0415
     from scorekeeper.services.ledger_audit import night_audit  # noqa: PLC0415
@@ -195,3 +232,6 @@ def ledger_audited(request: pytest.FixtureRequest) -> Generator[None]:
     problems = [f"night {s.pk}: {p}" for s in Night.objects.all() for p in night_audit(s)]
     problems += [f"settled tab {t.pk}: {p}" for t in Tab.objects.all() for p in tab_audit(t)]
     assert problems == [], "the ledger no longer audits clean after this test"
+    # This test's own writes are rolled back after it: what the audit read is what the next
+    # test finds only if it wrote nothing.
+    Written.clean = (Written.count, where) if alone and Written.count == wrote_before else None
