@@ -8,6 +8,7 @@ test-artifacts/hung.txt and ends the process, which `make test` then prints.
 """
 
 import faulthandler
+import gc
 import os
 import shutil
 import uuid
@@ -79,6 +80,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         spread += browser[i * len(browser) // len(modules) : (i + 1) * len(browser) // len(modules)]
         spread += module
     items[:] = spread if modules else first + browser
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What is there once the tests are collected (Django, Playwright, Hypothesis, every test
+    module and item) lives until the run ends: frozen, the garbage collector leaves it alone, and
+    each of its full collections reads only what the tests made since (a make test: 5.3 s of
+    CPU in full collections, 2.9 s frozen; 9.3 s in all collections, 6.4 s)."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.hookimpl(wrapper=True)
