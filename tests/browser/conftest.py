@@ -78,6 +78,7 @@ class InTurn(WSGIServer):
         super().__init__(*args, **kwargs)
         self.connections_override = connections_override or {}
         self.serving: set[threading.Thread] = set()
+        self.server_errors: list[str] = []  # every answer of 500 and above, for its test
         self.app_thread = ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="live-app", initializer=self.on_the_tests_database
         )
@@ -90,7 +91,13 @@ class InTurn(WSGIServer):
         turn = self.turn = threading.Lock()  # the push watcher takes its turn here too
 
         def whole(environ: dict, start_response: Callable) -> list[bytes]:
-            answer = application(environ, start_response)
+            def noted(status: str, headers: list, exc_info: Any = None) -> Callable:
+                if int(status[:3]) >= 500:
+                    asked = f"{environ['REQUEST_METHOD']} {environ['PATH_INFO']}"
+                    self.server_errors.append(f"HTTP {status} from {asked}")
+                return start_response(status, headers, exc_info)
+
+            answer = application(environ, noted)
             try:
                 return [b"".join(answer)]  # a streamed answer reads the database too
             finally:
@@ -191,7 +198,12 @@ def push(live_server: LiveServer) -> Iterator[Served]:
 def served_whole(request: pytest.FixtureRequest) -> Iterator[None]:
     """A browser test ends with its last request answered: a request still waiting its turn when
     the test's phones close would run in the next test, against its database (the tests that run
-    among the browser tests have theirs closed, or a transaction of their own)."""
+    among the browser tests have theirs closed, or a transaction of their own).
+
+    It fails if the app or the push application answered any request of it with a server error
+    (500 and above), whatever asked: a page, its htmx, its service worker. The servers note them
+    as they answer; a 503 the test's Wi-Fi gives in place of the server (tests/browser/wifi.py)
+    is not the server's."""
     if "live_server" not in request.fixturenames:
         yield
         return
@@ -201,6 +213,8 @@ def served_whole(request: pytest.FixtureRequest) -> Iterator[None]:
     # another, from the newest entry of the next test's database (its ids start from 1 again).
     push = request.getfixturevalue("push")
     port = int(push.url.rsplit(":", 1)[1])
+    server = request.getfixturevalue("live_server").thread.httpd
+    app_errors, push_errors = len(server.server_errors), len(push.server_errors)
     PUSH_OPEN.set()
     try:
         with override_settings(
@@ -210,9 +224,10 @@ def served_whole(request: pytest.FixtureRequest) -> Iterator[None]:
     finally:
         PUSH_OPEN.clear()
         push.app.stop()
-    if "live_server" in request.fixturenames:
-        live_server = request.getfixturevalue("live_server")
-        live_server.thread.httpd.served(timeout=TIMEOUT_MS / 1000)
+    server.served(timeout=TIMEOUT_MS / 1000)
+    errors = server.server_errors[app_errors:] + push.server_errors[push_errors:]
+    if errors:
+        pytest.fail("server errors:\n" + "\n".join(errors), pytrace=False)
 
 
 @pytest.fixture
@@ -261,12 +276,12 @@ def csp_violation(text: str) -> bool:
     return "Content Security Policy" in text
 
 
-def watch(page: Page, *, server_errors: bool = True) -> list[str]:
+def watch(page: Page) -> list[str]:
     """Collect what goes wrong on `page` that no assertion looks at.
 
-    JavaScript errors, server errors (unless a test makes them itself: `server_errors=False`),
-    and every Content Security Policy violation: the policy must hold on every screen the tests
-    visit.
+    JavaScript errors, and every Content Security Policy violation: the policy must hold on
+    every screen the tests visit. (A server error fails the test however it came:
+    `served_whole`.)
     """
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
@@ -278,29 +293,18 @@ def watch(page: Page, *, server_errors: bool = True) -> list[str]:
             else None
         ),
     )
-    page.on(
-        "response",
-        lambda r: (
-            problems.append(f"HTTP {r.status} from {r.request.method} {r.url}")
-            if r.status >= 500 and server_errors
-            else None
-        ),
-    )
     return problems
 
 
 @contextmanager
-def open_page(
-    browser: Browser, name: str, *, server_errors: bool = True, **options: object
-) -> Iterator[Page]:
-    """Open a page in a fresh context; fail if it met a JavaScript error or a server error
-    (`server_errors=False`: a test that answers 5xx itself, in place of the server).
+def open_page(browser: Browser, name: str, **options: object) -> Iterator[Page]:
+    """Open a page in a fresh context; fail if it met a JavaScript error or broke the policy.
 
     When the test fails, the page as it was is saved as test-artifacts/screens/failed-<name>.png.
     """
     context = new_context(browser, **options)
     page = context.new_page()
-    problems = watch(page, server_errors=server_errors)
+    problems = watch(page)
     hung = False
     try:
         yield page

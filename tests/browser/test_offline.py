@@ -165,7 +165,7 @@ def test_a_start_sent_as_the_connection_fails_is_kept_and_sent_again(browser, wi
     """The phone believes it is online; the Wi-Fi drops (no answer), or the proxy in front
     answers 503: the start is kept, with the key of the page that sent it, and sent when the
     connection is back; its game is the one the phone goes on entering."""
-    with open_page(browser, f"offline-{failure}", server_errors=False) as page:
+    with open_page(browser, f"offline-{failure}") as page:
         table = support.open_night(page, wifi.url, group=f"วงเน็ต{failure}", seats=SEATS)
         warmed(page)
         sent_key = page.locator('form.start input[name="idempotency_key"]').input_value()
@@ -225,7 +225,7 @@ def test_an_entry_refused_when_sent_is_shown_with_the_reason(browser, live_serve
 
 
 def test_signing_out_clears_the_kept_pages_but_asks_before_leaving_waiting_entries(browser, wifi):
-    with open_page(browser, "offline-sign-out", server_errors=False) as page:
+    with open_page(browser, "offline-sign-out") as page:
         table = support.open_night(page, wifi.url, group="วงยืมเครื่อง", seats=SEATS)
         page.goto(wifi.url + "/accounts/signup")
         page.fill('input[name="username"]', "สมชาย")

@@ -65,6 +65,18 @@ def push_served(
 
     # A backup look far off: a change told within the second came by notification.
     push = Push(every=every, backup=60.0, in_turn=on_the_tests_connection)
+    errors: list[str] = []
+
+    async def noting_errors(scope: dict, receive: Callable, send: Callable) -> None:
+        """The app, each answer of 500 and above noted (`Served.server_errors`)."""
+
+        async def sent(message: dict) -> None:
+            if message["type"] == "http.response.start" and message["status"] >= 500:
+                errors.append(f"HTTP {message['status']} from {scope['method']} {scope['path']}")
+            await send(message)
+
+        await push(scope, receive, sent if scope["type"] == "http" else send)
+
     port = free_port()
     running: dict[str, object] = {}
 
@@ -72,7 +84,11 @@ def push_served(
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         server = Server(
-            push, address="127.0.0.1", port=port, interface=Interfaces.ASGI, log_enabled=False
+            noting_errors,
+            address="127.0.0.1",
+            port=port,
+            interface=Interfaces.ASGI,
+            log_enabled=False,
         )
         running.update(loop=loop, server=server)
         loop.run_until_complete(server.serve())
@@ -93,7 +109,7 @@ def push_served(
                 raise
             time.sleep(0.05)
     try:
-        yield Served(url, push)
+        yield Served(url, push, errors)
     finally:
         loop, server = running["loop"], running["server"]
         loop.call_soon_threadsafe(server.stop)  # type: ignore[attr-defined]
@@ -107,6 +123,7 @@ def push_served(
 class Served:
     url: str
     app: Push
+    server_errors: list[str]  # each answer of 500 and above, as "HTTP 503 from GET /push/1/"
 
     def __str__(self) -> str:
         return self.url

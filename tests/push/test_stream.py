@@ -2,6 +2,7 @@
 version as it opens, each change within a second, a comment while quiet, caught up on
 reconnecting; and the pass given only to visitors the table page admits."""
 
+import threading
 import time
 from collections.abc import Iterator
 
@@ -68,6 +69,17 @@ def test_a_quiet_stream_sends_a_comment_to_stay_open(push, night, settings):
         assert 0.2 < time.monotonic() - started < 1.0
     finally:
         stream.close()
+
+
+def test_a_stream_the_database_cannot_admit_is_refused_for_now_and_noted_as_a_server_error(night):
+    """While the database is out of reach (here: no test running, as between the browser
+    tests), a stream is answered 503, which a phone retries; the server notes it among its
+    errors, as a browser test would be told."""
+    out_of_reach = threading.Event()
+    with push_served(open_=out_of_reach) as served:
+        answer = httpx.get(stream_url(served, night.pk), timeout=10)
+    assert answer.status_code == 503
+    assert served.server_errors == [f"HTTP 503 from GET /push/{night.pk}/"]
 
 
 def test_a_phone_that_reconnects_gets_the_change_it_missed_at_once(push, night):
