@@ -186,7 +186,14 @@ SQLITE_OPTIONS = {
 }
 
 if "DATABASE_URL" in os.environ:
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    # A connection is kept a minute between requests, and checked before it is used again: one
+    # the server cut meanwhile (a restart, a pooler's idle limit) is replaced, where it would
+    # have failed the request with a 500 (tests/browser/test_kept_connection.py).
+    DATABASES = {
+        "default": dj_database_url.parse(
+            os.environ["DATABASE_URL"], conn_max_age=60, conn_health_checks=True
+        )
+    }
     # Parameters bound by the server, and a statement run 5 times on a connection prepared there,
     # parsed and planned once: recording a game runs the same few statements again and again.
     # Behind a pooler in transaction mode without prepared statement support (PgBouncer before
