@@ -200,6 +200,17 @@ def number_pad_leaves_save_in_view(page: Page, live_server) -> None:
         [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
     )
     assert hit, "something covers Save"
+    # Each player's points, brought into view as a browser brings a focused field (by the
+    # nearest edge), show above the bar: none is typed in under it.
+    bar = page.locator(".sticky-actions").bounding_box()
+    assert bar is not None
+    for name in losers:
+        field = page.locator(f'tr[data-player="{name}"] input[name^="points_"]')
+        field.focus()
+        field.evaluate("field => field.scrollIntoView({block: 'nearest'})")
+        shown = field.bounding_box()
+        assert shown is not None and shown["y"] + shown["height"] <= bar["y"], (name, shown, bar)
+    points.focus()
     save.click()  # tapped where it is, no scroll first
     game = Game.objects.get()
     page.wait_for_url(f"**/s/{game.night_id}/")
