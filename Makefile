@@ -102,23 +102,34 @@ serve: sync
 # 3 min 30 s with 2, 3 min 38 s with 4). The longest tests are handed out first, the browser
 # tests spread among the rest (tests/conftest.py); a group of tests that go in order (the
 # migrations') goes to one worker (loadgroup). TEST_WORKERS=0 runs it in one process (WORKERS is
-# granian's, for make serve). The soak runs use the cores (SOAK_WORKERS).
+# granian's, for make serve).
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
-SOAK_WORKERS ?= auto
 test: sync chromium redis
 	@if [[ "$${DATABASE_URL:-}" == postgres* ]]; then $(MAKE) --no-print-directory postgres; fi
 	@rm -f test-artifacts/hung.txt
 	$(UV) run pytest -m "not soak" -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS) || { status=$$?; cat test-artifacts/hung.txt 2>/dev/null; exit $$status; }
 
-# Beyond the quick suite: 20 writers for a minute against a real server on SQLite and PostgreSQL,
-# a SIGKILL in the middle of writes, and thousands of malformed posts. The runs against a server
-# take turns on one worker while the fuzz runs on the other (tests/soak/conftest.py).
+# Beyond the quick suite, two runs at once, about a core each. The runs against a real server,
+# one after another: 20 writers for a minute on SQLite and on PostgreSQL, a SIGKILL in the middle
+# of writes, nginx in front, two servers on one database. Beside them the fuzz, thousands of
+# malformed posts in-process on the test database, on SQLite and then on PostgreSQL (which
+# refuses what SQLite lets by: NUL characters, over-long text). The minute-long soaks go first,
+# so that the fuzz runs beside them (tests/soak/conftest.py). The fuzz's output follows the
+# servers'; PYTEST_ARGS go to both.
+POSTGRES_URL := postgres://postgres@127.0.0.1:5432/scorekeeper
+SOAK = $(UV) run pytest -m soak -p no:cacheprovider $(PYTEST_ARGS)
 test-soak: sync postgres
 	@rm -f test-artifacts/hung.txt
-	$(UV) run pytest -m soak -n $(SOAK_WORKERS) --dist loadgroup $(PYTEST_ARGS) || { status=$$?; cat test-artifacts/hung.txt 2>/dev/null; exit $$status; }
+	@fuzzed=$$(mktemp); \
+	{ env -u DATABASE_URL $(SOAK) tests/soak/test_fuzz.py \
+	  && DATABASE_URL=$(POSTGRES_URL) $(SOAK) tests/soak/test_fuzz.py; } >$$fuzzed 2>&1 & fuzz=$$!; \
+	DATABASE_URL=$(POSTGRES_URL) $(SOAK) tests/soak --ignore=tests/soak/test_fuzz.py; servers=$$?; \
+	wait $$fuzz; fuzzing=$$?; \
+	echo "== beside them, the fuzz: on SQLite, then on PostgreSQL"; cat $$fuzzed; rm -f $$fuzzed; \
+	if (( servers || fuzzing )); then cat test-artifacts/hung.txt 2>/dev/null; exit 1; fi
 
 test-postgres:
-	DATABASE_URL=postgres://postgres@127.0.0.1:5432/scorekeeper $(MAKE) --no-print-directory test
+	DATABASE_URL=$(POSTGRES_URL) $(MAKE) --no-print-directory test
 
 # The machine's Redis, for the cache's tests (tests/views/test_built_once.py) and REDIS_URL:
 # installed and started if it is down, as PostgreSQL is below.

@@ -48,9 +48,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Leave the soak runs out of a plain `pytest`: they need `-m soak`. Each may take a quarter
     of an hour before it counts as hung (tests/conftest.py).
 
-    The runs against a real server share one worker of pytest-xdist (`make test-soak` runs with
-    `--dist loadgroup`), one after another as before: each has the machine's other processes to
-    itself but for the fuzz, which runs in-process on the other worker meanwhile. The minute-long
+    `make test-soak` runs the runs against a real server in one pytest, one after another as
+    before: each has the machine's other processes to itself but for the fuzz, which runs
+    in-process in a second pytest meanwhile (on SQLite, then on PostgreSQL). The minute-long
     soaks go first, so that the fuzz runs beside them: a soak lasts its minute whatever else
     runs (its phones save fewer games), where the crash and nginx runs, which take as long as
     their work does, would wait for the cores the fuzz takes."""
@@ -58,8 +58,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for item in items:
             if "soak" in item.keywords and item.get_closest_marker("timeout") is None:
                 item.add_marker(pytest.mark.timeout(SOAK_TIMEOUT))
-            if "soak" in item.keywords and item.path.name != "test_fuzz.py":
-                item.add_marker(pytest.mark.xdist_group("server"))
         items.sort(key=lambda item: item.path.name != "test_soak.py")  # stable: the rest in order
         return
     skip = pytest.mark.skip(reason="soak runs take minutes: select them with -m soak")
@@ -140,7 +138,7 @@ def _pg_create(name: str, template: str = "") -> None:
 
 @pytest.fixture(scope="session")
 def postgres_template() -> Iterator[str]:
-    """A PostgreSQL database migrated by `manage.py migrate` once for this worker's runs, which
+    """A PostgreSQL database migrated by `manage.py migrate` once for this run, whose tests
     each take a copy of it (tests/migrated.py); dropped at the end."""
     name = f"scorekeeper_soak_template_{uuid.uuid4().hex[:12]}"
     _pg_create(name)
