@@ -40,6 +40,7 @@ def test_an_ordinary_game_takes_four_taps_and_the_points_without_a_scroll(
     end = page.locator('#live a[href$="/finish"]')
     expect(end).to_be_visible()
     tap(end)
+    page.wait_for_url("**/finish")  # the form's page, not the table still going
     game = Game.objects.get(status=Game.Status.IN_PLAY)
     knocker, *losers = SEATS  # seat order, as the form lists them
     screenshot("four-taps-end-of-game", page)
