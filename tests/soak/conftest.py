@@ -48,9 +48,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Leave the soak runs out of a plain `pytest`: they need `-m soak`. Each may take a quarter
     of an hour before it counts as hung (tests/conftest.py).
 
-    `make test-soak` runs the runs against a real server in one pytest, one after another as
-    before: each has the machine's other processes to itself but for the fuzz, which runs
-    in-process in a second pytest meanwhile (on SQLite, then on PostgreSQL). The minute-long
+    `make test-soak` takes the runs against a real server in one pytest, one after another:
+    each has the machine's other processes to itself but for the fuzz, which runs in-process
+    in a second pytest meanwhile (on SQLite, then on PostgreSQL). The minute-long
     soaks go first, so that the fuzz runs beside them: a soak lasts its minute whatever else
     runs (its phones save fewer games), where the crash and nginx runs, which take as long as
     their work does, would wait for the cores the fuzz takes."""
