@@ -11,9 +11,10 @@ import faulthandler
 import gc
 import os
 import shutil
+import sqlite3
 import uuid
 from collections.abc import Callable, Generator, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -126,6 +127,42 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     own, holds the one file all the workers share."""
     run = tmp_path_factory.getbasetemp()
     return sqlite_template(run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run)
+
+
+def on_sqlite() -> bool:
+    from django.db import connection  # noqa: PLC0415 (Django set up by now)
+
+    return connection.vendor == "sqlite"
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
+    """On SQLite, the test database is not migrated by each worker: `django_db_setup` copies the
+    run's migrated file into it. Django then makes its tables from the models (TEST MIGRATE
+    False), which costs a tenth of rendering every migration's state, and the copy replaces
+    them."""
+    from django.conf import settings as django_settings  # noqa: PLC0415 (Django set up by now)
+
+    if on_sqlite():
+        django_settings.DATABASES["default"].setdefault("TEST", {})["MIGRATE"] = False
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, migrated_sqlite: Path
+) -> None:
+    """The test database as `manage.py migrate` made it (tests/migrated.py): on SQLite, the
+    run's migrated file copied into each worker's database in memory by SQLite's backup, every
+    table, row and the migrations recorded as applied; on PostgreSQL, migrated by Django's test
+    set-up. `migrate` itself is tested in tests/test_migrations.py, on this database."""
+    from django.db import connection  # noqa: PLC0415 (Django set up by now)
+
+    if not on_sqlite():
+        return
+    with django_db_blocker.unblock():
+        connection.ensure_connection()
+        with closing(sqlite3.connect(migrated_sqlite)) as source:
+            source.backup(connection.connection)
 
 
 @pytest.fixture
