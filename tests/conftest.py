@@ -10,8 +10,10 @@ test-artifacts/hung.txt and ends the process, which `make test` then prints.
 import faulthandler
 import gc
 import os
+import re
 import shutil
 import sqlite3
+import threading
 import uuid
 from collections.abc import Callable, Generator, Iterator
 from contextlib import closing, contextmanager
@@ -219,10 +221,22 @@ DATABASE_FIXTURES = (
 )
 
 
+# Tables the ledger audit never reads (sign-ins, devices, members, invites, limits, the audit log):
+# a test that wrote only these leaves the audit's answer as it was. Every audit checks that it
+# read none of them (`ledger_audited`).
+NOT_AUDITED = frozenset({
+    "django_session", "auth_user", "axes_accessattempt", "axes_accessattemptexpiration",
+    "axes_accessfailurelog", "axes_accesslog", "scorekeeper_device", "scorekeeper_membership",
+    "scorekeeper_invite", "scorekeeper_limit", "scorekeeper_sharelink", "scorekeeper_auditentry",
+})  # fmt: skip
+WRITTEN_TABLE = re.compile(r'\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)', re.IGNORECASE)
+READ_TABLES = re.compile(r'(?:FROM|JOIN)\s+"?(\w+)', re.IGNORECASE)
+
+
 class Written:
-    """Statements sent on this process's connection to the test database that may have written:
-    all but SELECT, BEGIN and the savepoints Django opens and releases (a rollback to one
-    counts).
+    """Statements sent to the test database that may have changed what the ledger audit reads:
+    all but SELECT, BEGIN, the savepoints Django opens and releases (a rollback to one counts),
+    and writes to a table of NOT_AUDITED.
     `clean` is the count, and the test's class or module, at which the data was last audited
     clean by a test that wrote nothing of its own (`ledger_audited`)."""
 
@@ -231,18 +245,44 @@ class Written:
 
     def __call__(self, execute: Callable, sql: str, params: Any, many: bool, context: Any) -> Any:
         if not sql.lstrip()[:9].upper().startswith(("SELECT", "BEGIN", "SAVEPOINT", "RELEASE")):
-            Written.count += 1
+            table = WRITTEN_TABLE.match(sql)
+            if table is None or table.group(1) not in NOT_AUDITED:
+                Written.count += 1
         return execute(sql, params, many, context)
+
+
+def count_writes(connection: Any, **kwargs: Any) -> None:
+    """Give `connection` the counter of writes, once (Django's `connection_created`)."""
+    if not any(isinstance(wrapper, Written) for wrapper in connection.execute_wrappers):
+        connection.execute_wrappers.append(Written())
 
 
 @pytest.fixture(autouse=True, scope="session")
 def writes_counted() -> Generator[None]:
     """Count the statements that may write (`Written`) from the run's start, the data that a
-    class or module of tests writes once included."""
-    from django.db import connection  # noqa: PLC0415 (Django set up by now)
+    class or module of tests writes once included, on every connection the tests use: once a
+    browser test has run Playwright's loop in the test thread, Django's connections there are
+    the loop's own (tests/browser/conftest.py), made after this fixture."""
+    from django.db import connections  # noqa: PLC0415 (Django set up by now)
+    from django.db.backends.signals import connection_created  # noqa: PLC0415
 
-    with connection.execute_wrapper(Written()):
-        yield
+    count_writes(connections["default"])
+    connection_created.connect(count_writes)
+    yield
+    connection_created.disconnect(count_writes)
+
+
+def tables_read(into: set[str]) -> Callable[..., Any]:
+    """An execute wrapper that notes the tables each statement of this thread reads into `into`
+    (a browser test's connection also serves the live server's threads)."""
+    here = threading.get_ident()
+
+    def noted(execute: Callable, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if threading.get_ident() == here:
+            into.update(READ_TABLES.findall(sql))
+        return execute(sql, params, many, context)
+
+    return noted
 
 
 @pytest.fixture(autouse=True)
@@ -252,7 +292,7 @@ def ledger_audited(request: pytest.FixtureRequest) -> Generator[None]:
     ledger_audit`'s checks): whatever a test did through the app, the money adds up. A test
     that breaks the ledger on purpose, to see the audit find it, says so with
     `@pytest.mark.ledger_broken`. Data a class or module of tests writes once is audited after
-    the first of them, and again after each that wrote to it (`Written`)."""
+    the first of them, and again after each that wrote to what the audit reads (`Written`)."""
     used = [name for name in DATABASE_FIXTURES if name in request.fixturenames]
     if (marker := request.node.get_closest_marker("django_db")) is not None:
         used.append("transactional_db" if marker.kwargs.get("transaction") else "db")
@@ -272,12 +312,17 @@ def ledger_audited(request: pytest.FixtureRequest) -> Generator[None]:
     yield
     if alone and Written.clean == (Written.count, where):
         return
+    from django.db import connection  # noqa: PLC0415 (Django set up by now)
+
     from scorekeeper.models import Night, Tab  # noqa: PLC0415 (Django set up by now)
     from scorekeeper.services.debts_audit import tab_audit  # noqa: PLC0415
     from scorekeeper.services.ledger_audit import night_audit  # noqa: PLC0415
 
-    problems = [f"night {s.pk}: {p}" for s in Night.objects.all() for p in night_audit(s)]
-    problems += [f"settled tab {t.pk}: {p}" for t in Tab.objects.all() for p in tab_audit(t)]
+    read: set[str] = set()
+    with connection.execute_wrapper(tables_read(read)):
+        problems = [f"night {s.pk}: {p}" for s in Night.objects.all() for p in night_audit(s)]
+        problems += [f"settled tab {t.pk}: {p}" for t in Tab.objects.all() for p in tab_audit(t)]
+    assert not read & NOT_AUDITED, f"the audit reads {read & NOT_AUDITED}: not in NOT_AUDITED"
     assert problems == [], "the ledger no longer audits clean after this test"
     # This test's own writes are rolled back after it: what the audit read is what the next
     # test finds only if it wrote nothing.
