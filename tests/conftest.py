@@ -49,9 +49,9 @@ def timeout_of(item: pytest.Item) -> float:
 # The longest tests start first (the ledger machine's halves, the screens and the evening, each a
 # quarter to half a minute), so that pytest-xdist hands them out among its workers at the start of
 # a run instead of leaving one worker to end it alone with a long test while the others wait. The
-# other browser tests are spread evenly among the rest: a browser test mostly waits (on Chromium,
-# on its live server), and a worker running one leaves its core to a worker running tests that
-# compute.
+# other browser tests are spread evenly among most of the rest: a browser test mostly waits (on
+# Chromium, on its live server), and a worker running one leaves its core to a worker running
+# tests that compute.
 LONGEST_FIRST = (
     "tests/services/test_ledger_machine.py",
     "tests/browser/test_screens.py",
@@ -70,6 +70,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=rank)  # stable: each group keeps its order
     first = [item for item in items if rank(item) < len(LONGEST_FIRST)]
     browser = [item for item in items[len(first) :] if item.nodeid.startswith(BROWSER)]
+    # A browser test's variants (its parameters) apart, the first of each before the second: two
+    # variants of one test that waits on a timer, handed to two workers at once, idle a core.
+    variant: dict[pytest.Item, int] = {}
+    for item in browser:
+        variant[item] = sum(1 for other in variant if other.function == item.function)
+    browser.sort(key=variant.__getitem__)
     modules: list[list[pytest.Item]] = []  # the others, a module's tests together
     for item in items[len(first) :]:
         if not item.nodeid.startswith(BROWSER):
@@ -77,10 +83,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 modules.append([])
             modules[-1].append(item)
     # Each module's tests stay together (what a module builds once for them all is built once);
-    # the browser tests go in between modules, at even steps.
-    spread = first
+    # the browser tests go in between the first three quarters of the modules, at even steps, so
+    # that the run ends on tests that compute, every core busy, rather than on phones waiting
+    # for a stream or a timer while a core idles.
+    spread, among = first, max(1, len(modules) * 3 // 4)
     for i, module in enumerate(modules):
-        spread += browser[i * len(browser) // len(modules) : (i + 1) * len(browser) // len(modules)]
+        spread += browser[i * len(browser) // among : (i + 1) * len(browser) // among]
         spread += module
     items[:] = spread if modules else first + browser
 
