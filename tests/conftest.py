@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import sqlite3
+import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Generator, Iterator
@@ -130,13 +131,37 @@ def fast_password_hashing() -> Generator[None]:
     fast.disable()
 
 
+# Under pytest-xdist the controller migrates the run's SQLite file while its workers start and
+# collect, in a folder of its own that it names to them here: a worker's first test that needs a
+# database finds it made, rather than two workers waiting, a core idle, while the third migrates.
+MIGRATED = "SCOREKEEPER_TESTS_MIGRATED"
+MIGRATING = pytest.StashKey[tuple[Path, threading.Thread]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER") or not config.getoption("numprocesses", None):
+        return
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-migrated-"))
+    os.environ[MIGRATED] = str(folder)  # the workers start after this, with it set
+    migrating = threading.Thread(target=sqlite_template, args=(folder,), daemon=True)
+    migrating.start()
+    config.stash[MIGRATING] = (folder, migrating)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if MIGRATING in config.stash:
+        folder, migrating = config.stash[MIGRATING]
+        migrating.join()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An empty SQLite file migrated once for the whole run (tests/migrated.py), not to be
-    written: `fresh_sqlite` copies it. Under pytest-xdist the run's folder, above each worker's
-    own, holds the one file all the workers share."""
-    run = tmp_path_factory.getbasetemp()
-    return sqlite_template(run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run)
+    written: `fresh_sqlite` copies it. Under pytest-xdist it is the one the controller makes
+    for all its workers (`MIGRATED`)."""
+    folder = os.environ.get(MIGRATED)
+    return sqlite_template(Path(folder) if folder else tmp_path_factory.getbasetemp())
 
 
 def on_sqlite() -> bool:
@@ -159,7 +184,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
 
 @pytest.fixture(scope="session")
 def django_db_setup(
-    django_db_setup: None, django_db_blocker: DjangoDbBlocker, migrated_sqlite: Path
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, request: pytest.FixtureRequest
 ) -> None:
     """The test database as `manage.py migrate` made it (tests/migrated.py): on SQLite, the
     run's migrated file copied into each worker's database in memory by SQLite's backup, every
@@ -171,7 +196,7 @@ def django_db_setup(
         return
     with django_db_blocker.unblock():
         connection.ensure_connection()
-        with closing(sqlite3.connect(migrated_sqlite)) as source:
+        with closing(sqlite3.connect(request.getfixturevalue("migrated_sqlite"))) as source:
             source.backup(connection.connection)
 
 
