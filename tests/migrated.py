@@ -1,5 +1,6 @@
-"""An empty database migrated once a run, to copy, for the tests that run the app in processes of
-their own (an import, a backup, a server) on a fresh database.
+"""An empty database migrated once a run, to copy: into each test worker's SQLite database
+(tests/conftest.py, `django_db_setup`), and for the tests that run the app in processes of their
+own (an import, a backup, a server) on a fresh database.
 
 `manage.py migrate` on an empty database costs about 3 s of CPU: Django renders the models' state
 for each of its fifty-odd migrations. A copy costs milliseconds and is what `migrate` made: the
