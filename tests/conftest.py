@@ -16,6 +16,7 @@ import sqlite3
 import tempfile
 import threading
 import uuid
+from collections import Counter
 from collections.abc import Callable, Generator, Iterator
 from contextlib import closing, contextmanager
 from datetime import timedelta
@@ -73,9 +74,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     browser = [item for item in items[len(first) :] if item.nodeid.startswith(BROWSER)]
     # A browser test's variants (its parameters) apart, the first of each before the second: two
     # variants of one test that waits on a timer, handed to two workers at once, idle a core.
+    seen: Counter[Callable] = Counter()
     variant: dict[pytest.Item, int] = {}
     for item in browser:
-        variant[item] = sum(1 for other in variant if other.function == item.function)
+        variant[item] = seen[item.function]
+        seen[item.function] += 1
     browser.sort(key=variant.__getitem__)
     modules: list[list[pytest.Item]] = []  # the others, a module's tests together
     for item in items[len(first) :]:
@@ -174,8 +177,7 @@ def on_sqlite() -> bool:
 def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
     """On SQLite, the test database is not migrated by each worker: `django_db_setup` copies the
     run's migrated file into it. Django then makes its tables from the models (TEST MIGRATE
-    False), which costs a tenth of rendering every migration's state, and the copy replaces
-    them."""
+    False), a small part of rendering every migration's state, and the copy replaces them."""
     from django.conf import settings as django_settings  # noqa: PLC0415 (Django set up by now)
 
     if on_sqlite():
@@ -254,9 +256,9 @@ DATABASE_FIXTURES = (
 )
 
 
-# Tables the ledger audit never reads (sign-ins, devices, members, invites, limits, the audit log):
-# a test that wrote only these leaves the audit's answer as it was. Every audit checks that it
-# read none of them (`ledger_audited`).
+# Tables the ledger audit never reads (sign-ins, devices, members, invites, limits, share links,
+# the audit log): a test that wrote only these leaves the audit's answer as it was. Every audit
+# checks that it read none of them (`ledger_audited`).
 NOT_AUDITED = frozenset({
     "django_session", "auth_user", "axes_accessattempt", "axes_accessattemptexpiration",
     "axes_accessfailurelog", "axes_accesslog", "scorekeeper_device", "scorekeeper_membership",
