@@ -266,24 +266,64 @@ NOT_AUDITED = frozenset({
 })  # fmt: skip
 WRITTEN_TABLE = re.compile(r'\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)', re.IGNORECASE)
 READ_TABLES = re.compile(r'(?:FROM|JOIN)\s+"?(\w+)', re.IGNORECASE)
+# Statements that change no data: reads, transactions and savepoints opened or let go, and the
+# constraint checks Django runs at the end of each test (SQLite's PRAGMA reads the tables;
+# PostgreSQL's SET CONSTRAINTS only says when they are checked).
+CHANGE_NOTHING = ("SELECT", "BEGIN", "RELEASE", "PRAGMA FOREIGN_KEY_CHECK", "SET CONSTRAINTS")
+SAVEPOINT = re.compile(r'\s*SAVEPOINT\s+"?(\w+)', re.IGNORECASE)
+ROLLBACK_TO = re.compile(r'\s*ROLLBACK\s+TO\s+(?:SAVEPOINT\s+)?"?(\w+)', re.IGNORECASE)
 
 
 class Written:
-    """Statements sent to the test database that may have changed what the ledger audit reads:
-    all but SELECT, BEGIN, the savepoints Django opens and releases (a rollback to one counts),
-    and writes to a table of NOT_AUDITED.
-    `clean` is the count, and the test's class or module, at which the data was last audited
-    clean by a test that wrote nothing of its own (`ledger_audited`)."""
+    """The state of what the ledger audit reads, as the statements sent to the test database
+    leave it: `state` is a number given to each state, a fresh one at every statement that may
+    have changed it (anything but `CHANGE_NOTHING`, and writes to a table of NOT_AUDITED).
 
-    count = 0
+    A rollback to a savepoint gives the data back as it was when the savepoint was made, and so
+    the number it had then: the savepoint a test runs in (inside the data its class or module
+    writes once), or one a view rolls back to when it refuses a write. Only if this connection
+    alone wrote since: another's writes stay. A statement that fails is taken to have changed
+    the data all the same.
+
+    `clean` is the state, and the test's class or module, at which the data was last audited
+    clean by a test that left it as it found it (`ledger_audited`)."""
+
+    made = 0  # the states numbered so far, on every connection
+    state = 0
     clean: tuple[int, str] | None = None
 
+    def __init__(self) -> None:
+        self.mine = 0  # the states this connection made
+        self.savepoints: dict[str, tuple[int, int, int]] = {}  # state, made, mine when made
+
     def __call__(self, execute: Callable, sql: str, params: Any, many: bool, context: Any) -> Any:
-        if not sql.lstrip()[:9].upper().startswith(("SELECT", "BEGIN", "SAVEPOINT", "RELEASE")):
-            table = WRITTEN_TABLE.match(sql)
-            if table is None or table.group(1) not in NOT_AUDITED:
-                Written.count += 1
-        return execute(sql, params, many, context)
+        head = sql.lstrip()[:24].upper()
+        if head.startswith(CHANGE_NOTHING):
+            return execute(sql, params, many, context)
+        if (savepoint := SAVEPOINT.match(sql)) is not None:
+            result = execute(sql, params, many, context)
+            self.savepoints[savepoint.group(1)] = (Written.state, Written.made, self.mine)
+            return result
+        if (rollback := ROLLBACK_TO.match(sql)) is not None:
+            result = execute(sql, params, many, context)
+            state, made, mine = self.savepoints.get(rollback.group(1), (None, 0, 0))
+            if state is not None and Written.made - made == self.mine - mine:
+                Written.state = state
+            else:
+                self.changed()
+            return result
+        table = WRITTEN_TABLE.match(sql)
+        if table is not None and table.group(1) in NOT_AUDITED:
+            return execute(sql, params, many, context)
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            self.changed()
+
+    def changed(self) -> None:
+        Written.made += 1
+        Written.state = Written.made
+        self.mine += 1
 
 
 def count_writes(connection: Any, **kwargs: Any) -> None:
@@ -327,7 +367,9 @@ def ledger_audited(request: pytest.FixtureRequest) -> Generator[None]:
     ledger_audit`'s checks): whatever a test did through the app, the money adds up. A test
     that breaks the ledger on purpose, to see the audit find it, says so with
     `@pytest.mark.ledger_broken`. Data a class or module of tests writes once is audited after
-    the first of them, and again after each that wrote to what the audit reads (`Written`)."""
+    the first of them, and again after each that left what the audit reads changed (`Written`):
+    a test run in a savepoint of the class's data, its own writes rolled back, leaves it as it
+    was (in tests/views/test_access.py, 22 audits rather than 132)."""
     used = [name for name in DATABASE_FIXTURES if name in request.fixturenames]
     if (marker := request.node.get_closest_marker("django_db")) is not None:
         used.append("transactional_db" if marker.kwargs.get("transaction") else "db")
@@ -338,14 +380,14 @@ def ledger_audited(request: pytest.FixtureRequest) -> Generator[None]:
         return
     request.getfixturevalue(used[0])  # set up first, so torn down (rolled back) after the audit
     # A test inside one transaction of this connection sees every write made to its data, and
-    # each is counted. If none was since a test of the same class or module (whose data, kept
-    # for all its tests, is rolled back only at its end) audited it clean, the data is what that
-    # audit read: the audit would read it again.
+    # each gives it a new state. If it is in the state in which a test of the same class or
+    # module (whose data, kept for all its tests, is rolled back only at its end) audited it
+    # clean, the data is what that audit read: the audit would read it again.
     alone = set(used) == {"db"}
     where = request.node.parent.nodeid if request.node.parent else ""
-    wrote_before = Written.count
+    found = Written.state
     yield
-    if alone and Written.clean == (Written.count, where):
+    if alone and Written.clean == (Written.state, where):
         return
     from django.db import connection  # noqa: PLC0415 (Django set up by now)
 
@@ -360,5 +402,5 @@ def ledger_audited(request: pytest.FixtureRequest) -> Generator[None]:
     assert not read & NOT_AUDITED, f"the audit reads {read & NOT_AUDITED}: not in NOT_AUDITED"
     assert problems == [], "the ledger no longer audits clean after this test"
     # This test's own writes are rolled back after it: what the audit read is what the next
-    # test finds only if it wrote nothing.
-    Written.clean = (Written.count, where) if alone and Written.count == wrote_before else None
+    # test finds only if the test left the data as it found it.
+    Written.clean = (Written.state, where) if alone and Written.state == found else None
