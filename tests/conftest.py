@@ -60,6 +60,18 @@ LONGEST_FIRST = (
     "tests/browser/test_evening.py",
 )
 BROWSER = "tests/browser/"
+# The browser tests of five seconds and more, most of it waiting (a connection's retries, a
+# phone's previews): first among the browser tests, while the tests beside them compute, rather
+# than last, a core idle while the run waits for them to end.
+WAIT_LONGEST = tuple(
+    f"{BROWSER}{test}"
+    for test in (
+        "test_offline.py::test_a_start_sent_as_the_connection_fails_is_kept_and_sent_again",
+        "test_phone_fit.py::test_the_table_the_finish_form_and_the_settle_up_fit_a_360px_phone",
+        "test_scoresheet.py::test_a_gong_zhu_match_to_minus_150_finds_the_pig_and_settles_the_money",
+        "test_scoresheet.py::test_a_classic_dummy_match_to_100_on_a_phone",
+    )
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -72,14 +84,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=rank)  # stable: each group keeps its order
     first = [item for item in items if rank(item) < len(LONGEST_FIRST)]
     browser = [item for item in items[len(first) :] if item.nodeid.startswith(BROWSER)]
-    # A browser test's variants (its parameters) apart, the first of each before the second: two
-    # variants of one test that waits on a timer, handed to two workers at once, idle a core.
+    # The longest first; a browser test's variants (its parameters) apart, the first of each
+    # before the second: two variants of one test that waits on a timer, handed to two workers
+    # at once, idle a core.
     seen: Counter[Callable] = Counter()
     variant: dict[pytest.Item, int] = {}
     for item in browser:
         variant[item] = seen[item.function]
         seen[item.function] += 1
-    browser.sort(key=variant.__getitem__)
+    browser.sort(key=lambda item: (not item.nodeid.startswith(WAIT_LONGEST), variant[item]))
     modules: list[list[pytest.Item]] = []  # the others, a module's tests together
     for item in items[len(first) :]:
         if not item.nodeid.startswith(BROWSER):
