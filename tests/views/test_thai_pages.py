@@ -8,6 +8,7 @@ and the short ALLOWED list.
 """
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from html.parser import HTMLParser
@@ -18,10 +19,12 @@ from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from pytest_django import DjangoDbBlocker
 
 from scorekeeper.models import Game, Group, Membership, Night, Transfer
 from scorekeeper.reads.money import Choices
 from scorekeeper.services import access, costs, debts, games, nights, scoresheet, sharing
+from tests.conftest import written_once
 from tests.scoresheet_nights import score_sheets
 from tests.views.test_group_rules import rules_data
 
@@ -167,13 +170,26 @@ def knock(knocker: str, kind: str, **points: int) -> dict[str, object]:
     return {"knock": {"player": knocker, "kind": kind}, "points": points}
 
 
+@pytest.fixture(scope="module")
+def written(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[Evening]:
+    """The evening, written once for the module's tests, which only read it (each test's own
+    writes are rolled back after it): it costs as much as most of these tests."""
+    with written_once(django_db_blocker):
+        yield an_evening()
+
+
 @pytest.fixture
-def evening(db: None, client: Client) -> Evening:
+def evening(db: None, written: Evening, client: Client) -> Evening:
+    """The evening, the test's phone signed in as its host."""
+    phone(client, written.host)
+    return written
+
+
+def an_evening() -> Evening:
     """A group with a night of Knock Dummy in play, a closed one, and a sheet of each other game."""
     device = access.device_create(user_agent="test")
     group = access.group_create(name="ก๊วนวันเสาร์", device=device, host_name="ต้น")
     host = group.memberships.get()
-    phone(client, host)
     player, _viewer = (
         Membership.objects.create(group=group, role=role, device=access.device_create(), name=name)
         for role, name in ((Membership.Role.PLAYER, "หน่อง"), (Membership.Role.VIEWER, "แดง"))
