@@ -5,6 +5,7 @@ The reference model below is the page's formula read literally, written apart fr
 """
 
 from dataclasses import replace
+from functools import cache
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -26,6 +27,7 @@ NAMES = ("Ann", "Bee", "Cat", "Dan")
 PROPERTY = settings(max_examples=100, deadline=None)
 
 
+@cache  # one strategy for each bound: Hypothesis checks a strategy the first time it is drawn
 def fives_up_to(most):
     """Points that come in fives, from 0 to `most` (what is left of the deck's 465)."""
     return st.integers(0, most // 5).map(lambda n: 5 * n)
@@ -37,7 +39,7 @@ PENALTY_FIELD = {kind: kind.value.replace("-", "_") for kind in Penalty}
 
 @st.composite
 def houses(draw):
-    amounts = st.sampled_from([5, 25, 50, 100, 150])
+    amounts = st.sampled_from((5, 25, 50, 100, 150))  # a tuple: one strategy for every house
     return HouseRules(
         knock_card_speto_100=draw(st.booleans()),
         knock_card_lay_off_100=draw(st.booleans()),
@@ -47,12 +49,17 @@ def houses(draw):
     )
 
 
+PENALTY_KINDS = st.lists(
+    st.sampled_from(
+        [Penalty.DUMMY_DISCARD, Penalty.FULL_DISCARD, Penalty.SPETO_CLOSE, Penalty.SPETO_LAID_OFF]
+    )
+)
+
+
 @st.composite
 def penalties(draw, player, head, defence_left):
     """Draw a player's penalty counts; head close only toward another's head pickup."""
-    kinds = [Penalty.DUMMY_DISCARD, Penalty.FULL_DISCARD, Penalty.SPETO_CLOSE]
-    kinds.append(Penalty.SPETO_LAID_OFF)
-    counts = {kind: draw(st.integers(0, 2)) for kind in draw(st.lists(st.sampled_from(kinds)))}
+    counts = {kind: draw(st.integers(0, 2)) for kind in draw(PENALTY_KINDS)}
     if head is not None and head.player != player and draw(st.booleans()):
         counts[Penalty.HEAD_CLOSE] = 1
     if defence_left and draw(st.booleans()):
