@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import sqlite3
-import tempfile
 import threading
 import uuid
 from collections import Counter
@@ -27,7 +26,7 @@ import pytest
 from hypothesis import settings
 from pytest_django import DjangoDbBlocker
 
-from tests.migrated import sqlite_template
+from tests.migrated import kept, sqlite_template
 
 HUNG = Path(__file__).resolve().parents[1] / "test-artifacts" / "hung.txt"
 
@@ -147,37 +146,31 @@ def fast_password_hashing() -> Generator[None]:
     fast.disable()
 
 
-# Under pytest-xdist the controller migrates the run's SQLite file while its workers start and
-# collect, in a folder of its own that it names to them here: a worker's first test that needs a
-# database finds it made, rather than two workers waiting, a core idle, while the third migrates.
-MIGRATED = "SCOREKEEPER_TESTS_MIGRATED"
-MIGRATING = pytest.StashKey[tuple[Path, threading.Thread]]()
+# Under pytest-xdist the controller finds the migrated SQLite file (tests/migrated.py, kept
+# between runs), or migrates it while its workers start and collect: a worker's first test that
+# needs a database finds it made, rather than two workers waiting, a core idle, while the third
+# migrates.
+MIGRATING = pytest.StashKey[threading.Thread]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("PYTEST_XDIST_WORKER") or not config.getoption("numprocesses", None):
         return
-    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-migrated-"))
-    os.environ[MIGRATED] = str(folder)  # the workers start after this, with it set
-    migrating = threading.Thread(target=sqlite_template, args=(folder,), daemon=True)
+    migrating = threading.Thread(target=sqlite_template, args=(kept(),), daemon=True)
     migrating.start()
-    config.stash[MIGRATING] = (folder, migrating)
+    config.stash[MIGRATING] = migrating
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     if MIGRATING in config.stash:
-        folder, migrating = config.stash[MIGRATING]
-        migrating.join()
-        shutil.rmtree(folder, ignore_errors=True)
+        config.stash[MIGRATING].join()
 
 
 @pytest.fixture(scope="session")
-def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An empty SQLite file migrated once for the whole run (tests/migrated.py), not to be
-    written: `fresh_sqlite` copies it. Under pytest-xdist it is the one the controller makes
-    for all its workers (`MIGRATED`)."""
-    folder = os.environ.get(MIGRATED)
-    return sqlite_template(Path(folder) if folder else tmp_path_factory.getbasetemp())
+def migrated_sqlite() -> Path:
+    """An empty SQLite file migrated once (tests/migrated.py), not to be written: `fresh_sqlite`
+    copies it. Under pytest-xdist the controller makes it for all its workers."""
+    return sqlite_template(kept())
 
 
 def on_sqlite() -> bool:
