@@ -123,12 +123,13 @@ class Writes:
         return execute(sql, params, many, context)
 
 
-def as_of_last_write(check: Callable[["NightMachine"], bool]) -> Callable[["NightMachine"], bool]:
-    """A precondition read once for each state of the night. Hypothesis asks every rule's
-    precondition before each step, several times; the database changes only by a statement that
-    writes (Writes), so until the next one the answer already read is the answer."""
+def as_of_last_write[T](check: Callable[["NightMachine"], T]) -> Callable[["NightMachine"], T]:
+    """A precondition (or what several read) read once for each state of the night. Hypothesis
+    asks every rule's precondition before each step, several times; the database changes only by
+    a statement that writes (Writes), so until the next one the answer already read is the
+    answer."""
 
-    def known(machine: "NightMachine") -> bool:
+    def known(machine: "NightMachine") -> T:
         if machine.checked_when != Writes.count:
             machine.checked, machine.checked_when = {}, Writes.count
         if check not in machine.checked:
@@ -138,8 +139,11 @@ def as_of_last_write(check: Callable[["NightMachine"], bool]) -> Callable[["Nigh
     return known
 
 
-BETWEEN_GAMES = as_of_last_write(lambda self: self.table.is_open and self.in_play is None)
-IN_A_GAME = as_of_last_write(lambda self: self.table.is_open and self.in_play is not None)
+# Read once a state for the preconditions that ask them: the game in play, the latest game.
+PLAYING = as_of_last_write(lambda self: self.in_play is not None)
+LATEST = as_of_last_write(lambda self: Game.objects.latest_of(self.table.pk))
+BETWEEN_GAMES = as_of_last_write(lambda self: self.table.is_open and not PLAYING(self))
+IN_A_GAME = as_of_last_write(lambda self: self.table.is_open and PLAYING(self))
 
 
 class NightMachine(RuleBasedStateMachine):
@@ -150,7 +154,7 @@ class NightMachine(RuleBasedStateMachine):
         self.newcomers = 0
         self.read_when = -1  # Writes.count when the pages were last read
         self.turn = 0  # whose record is read next
-        self.checked: dict[Callable, bool] = {}  # preconditions read since the last write
+        self.checked: dict[Callable, Any] = {}  # preconditions read since the last write
         self.checked_when = -1
         self.refused_when = -1  # Writes.count when the closed night last refused a game
 
@@ -311,7 +315,7 @@ class NightMachine(RuleBasedStateMachine):
         as_of_last_write(
             lambda self: (
                 self.table.is_open
-                and (last := Game.objects.latest_of(self.table.pk)) is not None
+                and (last := LATEST(self)) is not None
                 and undo_until(last) is not None
             )
         )
@@ -331,7 +335,7 @@ class NightMachine(RuleBasedStateMachine):
         as_of_last_write(
             lambda self: (
                 self.table.is_open
-                and (last := Game.objects.latest_of(self.table.pk)) is not None
+                and (last := LATEST(self)) is not None
                 and last.status in (Game.Status.IN_PLAY, Game.Status.FINED)
                 and last.events.filter(removed_at__isnull=True).exists()
             )
