@@ -113,24 +113,26 @@ test: sync chromium redis
 	@rm -f test-artifacts/hung.txt
 	$(UV) run pytest -m "not soak" -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS) || { status=$$?; cat test-artifacts/hung.txt 2>/dev/null; exit $$status; }
 
-# Beyond the quick suite, two runs at once, about a core each. The runs against a real server,
-# one after another: 20 writers for a minute on SQLite and on PostgreSQL, a SIGKILL in the middle
-# of writes, nginx in front, two servers on one database. Beside them the fuzz, thousands of
-# malformed posts in-process on the test database, on SQLite and then on PostgreSQL (which
-# refuses what SQLite lets by: NUL characters, over-long text). The minute-long soaks go first,
-# so that the fuzz runs beside them (tests/soak/conftest.py). The fuzz's output follows the
-# servers'; PYTEST_ARGS go to both.
+# Beyond the quick suite, three runs at once on the machine's cores. The runs against a real
+# server, one after another: 20 writers for a minute on SQLite and on PostgreSQL, a SIGKILL in the
+# middle of writes, nginx in front, two servers on one database. Beside them the fuzz, thousands
+# of malformed posts in-process on the test database, on SQLite and on PostgreSQL (which refuses
+# what SQLite lets by: NUL characters, over-long text), each a run of its own: the fuzz only
+# computes, and run one database after the other it went on alone for a minute after the servers'
+# runs had ended, a core idle (docs/performance.md). The minute-long soaks go first
+# (tests/soak/conftest.py). Each fuzz's output follows the servers'; PYTEST_ARGS go to all three.
 POSTGRES_URL := postgres://postgres@127.0.0.1:5432/scorekeeper
 SOAK = $(UV) run pytest -m soak -p no:cacheprovider $(PYTEST_ARGS)
 test-soak: sync postgres
 	@rm -f test-artifacts/hung.txt
-	@fuzzed=$$(mktemp); \
-	{ env -u DATABASE_URL $(SOAK) tests/soak/test_fuzz.py \
-	  && DATABASE_URL=$(POSTGRES_URL) $(SOAK) tests/soak/test_fuzz.py; } >$$fuzzed 2>&1 & fuzz=$$!; \
+	@on_sqlite=$$(mktemp); on_postgres=$$(mktemp); \
+	env -u DATABASE_URL $(SOAK) tests/soak/test_fuzz.py >$$on_sqlite 2>&1 & sqlite=$$!; \
+	DATABASE_URL=$(POSTGRES_URL) $(SOAK) tests/soak/test_fuzz.py >$$on_postgres 2>&1 & postgres=$$!; \
 	DATABASE_URL=$(POSTGRES_URL) $(SOAK) tests/soak --ignore=tests/soak/test_fuzz.py; servers=$$?; \
-	wait $$fuzz; fuzzing=$$?; \
-	echo "== beside them, the fuzz: on SQLite, then on PostgreSQL"; cat $$fuzzed; rm -f $$fuzzed; \
-	if (( servers || fuzzing )); then cat test-artifacts/hung.txt 2>/dev/null; exit 1; fi
+	wait $$sqlite; fuzz_sqlite=$$?; wait $$postgres; fuzz_postgres=$$?; \
+	echo "== beside them, the fuzz on SQLite"; cat $$on_sqlite; \
+	echo "== and the fuzz on PostgreSQL"; cat $$on_postgres; rm -f $$on_sqlite $$on_postgres; \
+	if (( servers || fuzz_sqlite || fuzz_postgres )); then cat test-artifacts/hung.txt 2>/dev/null; exit 1; fi
 
 test-postgres:
 	DATABASE_URL=$(POSTGRES_URL) $(MAKE) --no-print-directory test
